@@ -1,0 +1,42 @@
+import { getPrisma } from '@/lib/db/client'
+import { Unauthorized } from '@/lib/http/errors'
+import { resolveApiKey } from './api-keys'
+import { isSameOrigin, sessionUserId } from './session'
+
+/** Who is calling, on behalf of which organization. Every service function takes one and scopes its queries by it. */
+export interface TenantContext {
+  organizationId: string
+  actor: { type: 'api_key'; apiKeyId: string } | { type: 'user'; userId: string }
+}
+
+const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/
+
+/**
+ * The caller's tenant: an API key in `Authorization: Bearer <key>`, else the dashboard's session cookie on a
+ * same-origin request. Returns null when the request carries neither; throws Unauthorized when what it carries is
+ * malformed, unknown or revoked.
+ */
+export async function identify(req: Request): Promise<TenantContext | null> {
+  const header = req.headers.get('authorization')
+  if (header !== null) {
+    const match = BEARER.exec(header.trim())
+    if (!match) throw new Unauthorized('Malformed Authorization header: expected "Bearer <API key>"')
+    const key = await resolveApiKey(match[1])
+    if (!key) throw new Unauthorized('Unknown or revoked API key')
+    return { organizationId: key.organizationId, actor: { type: 'api_key', apiKeyId: key.apiKeyId } }
+  }
+  if (!isSameOrigin(req)) return null
+  const userId = await sessionUserId(req)
+  if (!userId) return null
+  const prisma = await getPrisma()
+  const membership = await prisma.membership.findFirst({ where: { userId }, orderBy: { createdAt: 'asc' } })
+  if (!membership) return null
+  return { organizationId: membership.organizationId, actor: { type: 'user', userId } }
+}
+
+/** Like identify(), but a caller without credentials is refused with 401. */
+export async function authenticate(req: Request): Promise<TenantContext> {
+  const ctx = await identify(req)
+  if (!ctx) throw new Unauthorized()
+  return ctx
+}

@@ -1,0 +1,52 @@
+import path from 'node:path'
+import { z } from 'zod'
+
+// Every setting of the service, read from the environment once. README.md and .env.example list the same names.
+const flag = z.enum(['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no', '']).transform(v => ['1', 'true', 'on', 'yes'].includes(v))
+const positiveInt = z.coerce.number().int().positive()
+
+const ConfigSchema = z.object({
+  PORT: positiveInt.default(3000),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().optional(),
+  WORKER: z.enum(['on', 'off']).default('on'),
+  WORKER_CONCURRENCY: positiveInt.default(2),
+  OPENAI_API_KEY: z.string().optional(),
+  OPENAI_BASE_URL: z.string().optional(),
+  EMBEDDINGS_MODEL: z.string().default('text-embedding-3-small'),
+  EMBEDDINGS_DIMENSIONS: positiveInt.default(1536),
+  MODEL_MAP: z.string().optional(),
+  NEXTAUTH_SECRET: z.string().optional(),
+  INIT_ADMIN_EMAIL: z.string().optional(),
+  INIT_ADMIN_PASSWORD: z.string().optional(),
+  INIT_API_KEY: z.string().optional(),
+  CRAWLER_ALLOW_PRIVATE_HOSTS: flag.default(false),
+  LIMIT_BODY_SIZE_MB: positiveInt.default(20),
+  LIMIT_FILE_SIZE_MB: positiveInt.default(50),
+  LIMIT_WEBSITE_PAGES: positiveInt.default(500),
+  LIMIT_STORED_TOKENS: positiveInt.default(10_000_000),
+  LIMIT_AGENT_QUERIES: positiveInt.default(10_000),
+  LIMIT_PUBLIC_QUERIES_PER_MINUTE: positiveInt.default(20),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+})
+
+export type Config = z.infer<typeof ConfigSchema>
+
+/** Reads the environment each call (cheap), so tests can change a variable between cases. */
+export function config(): Config {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== undefined && v !== ''))
+  const parsed = ConfigSchema.safeParse(env)
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map(i => `  ${i.path.join('.')}: ${i.message}`)
+    throw new Error(`Invalid configuration in the environment:\n${lines.join('\n')}`)
+  }
+  return parsed.data
+}
+
+export function dataDir(): string {
+  return path.resolve(config().DATA_DIR)
+}
+
+export function databaseKind(): 'pglite' | 'postgres' {
+  return config().DATABASE_URL ? 'postgres' : 'pglite'
+}

@@ -1,0 +1,29 @@
+import { config } from '@/lib/config'
+
+// One JSON line per event on stderr/stdout, so any log collector can parse it. Never pass secrets in `fields`.
+const LEVELS = { debug: 10, info: 20, warn: 30, error: 40 } as const
+type Level = keyof typeof LEVELS
+
+function serialize(value: unknown): unknown {
+  if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack }
+  return value
+}
+
+function log(level: Level, message: string, fields: Record<string, unknown> = {}) {
+  let threshold: Level = 'info'
+  try {
+    threshold = config().LOG_LEVEL
+  } catch {}
+  if (LEVELS[level] < LEVELS[threshold]) return
+  const entry = { time: new Date().toISOString(), level, message, ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, serialize(v)])) }
+  const line = JSON.stringify(entry)
+  if (level === 'error' || level === 'warn') console.error(line)
+  else console.log(line)
+}
+
+export const logger = {
+  debug: (message: string, fields?: Record<string, unknown>) => log('debug', message, fields),
+  info: (message: string, fields?: Record<string, unknown>) => log('info', message, fields),
+  warn: (message: string, fields?: Record<string, unknown>) => log('warn', message, fields),
+  error: (message: string, fields?: Record<string, unknown>) => log('error', message, fields),
+}
