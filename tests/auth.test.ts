@@ -11,7 +11,7 @@ import { createTenant } from './helpers/tenants'
 
 describe('API keys', () => {
   test('a request without a key, with a malformed one or an unknown one gets 401 and the JSON body', async () => {
-    for (const headers of [{}, { authorization: 'Bearer' }, { authorization: 'Bearer ' }, { authorization: 'Basic abc' }, { authorization: 'Bearer ads_unknown_key_0000000000000' }]) {
+    for (const headers of [{} as Record<string, string>, { authorization: 'Bearer' }, { authorization: 'Bearer ' }, { authorization: 'Basic abc' }, { authorization: 'Bearer ads_unknown_key_0000000000000' }]) {
       const res = await call(datastores.GET, '/api/datastores', { headers })
       expect(res.status, JSON.stringify(headers)).toBe(401)
       expectErrorBody(res.json, 'unauthorized')

@@ -16,10 +16,10 @@ export function bodyLimitBytes(): number {
 }
 
 /** Reads the whole body, refusing (413) as soon as it passes `limit` bytes, whatever Content-Length claimed. */
-export async function readBodyBytes(req: Request, limit = bodyLimitBytes()): Promise<Uint8Array> {
+export async function readBodyBytes(req: Request, limit = bodyLimitBytes()): Promise<Uint8Array<ArrayBuffer>> {
   const declared = Number(req.headers.get('content-length'))
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit)
-  if (!req.body) return new Uint8Array()
+  if (!req.body) return new Uint8Array(new ArrayBuffer(0))
   const reader = req.body.getReader()
   const parts: Uint8Array[] = []
   let size = 0
@@ -38,7 +38,7 @@ export async function readBodyBytes(req: Request, limit = bodyLimitBytes()): Pro
     if (error instanceof PayloadTooLarge) throw error
     throw new InvalidRequest('The request body could not be read to its end')
   }
-  const body = new Uint8Array(size)
+  const body = new Uint8Array(new ArrayBuffer(size))
   let offset = 0
   for (const part of parts) {
     body.set(part, offset)

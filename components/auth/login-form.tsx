@@ -1,0 +1,95 @@
+'use client'
+
+import * as React from 'react'
+import { useRouter } from 'next/navigation'
+import { signIn } from 'next-auth/react'
+import { AlertCircle, Loader2 } from 'lucide-react'
+import { Button } from '@/components/ui/button'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
+import { Input } from '@/components/ui/input'
+import { Label } from '@/components/ui/label'
+import { safeCallbackPath } from './callback-url'
+
+export function LoginForm({ callbackUrl }: { callbackUrl?: string }) {
+  const router = useRouter()
+  const [error, setError] = React.useState<string | null>(null)
+  const [pending, setPending] = React.useState(false)
+
+  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    const form = new FormData(event.currentTarget)
+    const email = String(form.get('email') ?? '').trim()
+    const password = String(form.get('password') ?? '')
+    setError(null)
+    setPending(true)
+    try {
+      const res = await signIn('credentials', { email, password, redirect: false })
+      if (!res || res.error || !res.ok) {
+        setError(
+          !res || res.error === 'CredentialsSignin' || res.status === 401
+            ? 'Wrong email or password'
+            : `Could not sign in (${res.error ?? res.status}). Try again.`,
+        )
+        setPending(false)
+        return
+      }
+      router.replace(safeCallbackPath(callbackUrl, window.location.origin) ?? '/agents')
+      router.refresh()
+    } catch {
+      setError('Could not reach the server. Check your connection and try again.')
+      setPending(false)
+    }
+  }
+
+  return (
+    <Card>
+      <CardHeader className="text-center">
+        <CardTitle className="text-xl">
+          <h1>Sign in</h1>
+        </CardTitle>
+        <CardDescription>Use the email and password of your dashboard account.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <form onSubmit={onSubmit} className="grid gap-5" noValidate={false}>
+          {error && (
+            <div
+              role="alert"
+              className="flex items-start gap-2 rounded-md border border-destructive/40 bg-destructive/5 px-3 py-2 text-sm text-destructive"
+            >
+              <AlertCircle className="mt-0.5 size-4 shrink-0" aria-hidden />
+              <span>{error}</span>
+            </div>
+          )}
+          <div className="grid gap-2">
+            <Label htmlFor="email">Email</Label>
+            <Input
+              id="email"
+              name="email"
+              type="email"
+              autoComplete="username"
+              placeholder="you@example.com"
+              required
+              autoFocus
+              aria-invalid={error ? true : undefined}
+            />
+          </div>
+          <div className="grid gap-2">
+            <Label htmlFor="password">Password</Label>
+            <Input
+              id="password"
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              required
+              aria-invalid={error ? true : undefined}
+            />
+          </div>
+          <Button type="submit" className="w-full" disabled={pending}>
+            {pending && <Loader2 className="animate-spin" aria-hidden />}
+            Sign in
+          </Button>
+        </form>
+      </CardContent>
+    </Card>
+  )
+}

@@ -1,0 +1,125 @@
+'use client'
+
+import * as React from 'react'
+import Link from 'next/link'
+import { usePathname } from 'next/navigation'
+import { signOut } from 'next-auth/react'
+import { Bot, LogOut, Menu } from 'lucide-react'
+import { Button } from '@/components/ui/button'
+import { Separator } from '@/components/ui/separator'
+import { Sheet, SheetContent, SheetDescription, SheetTitle, SheetTrigger } from '@/components/ui/sheet'
+import { cn } from '@/lib/utils'
+import { NAV_ITEMS } from './nav-items'
+
+function Brand() {
+  return (
+    <Link
+      href="/agents"
+      className="flex items-center gap-2 rounded-md font-semibold outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
+    >
+      <span className="flex size-7 items-center justify-center rounded-md bg-primary text-primary-foreground">
+        <Bot className="size-4" aria-hidden />
+      </span>
+      <span className="truncate text-sm">Agent &amp; Datastore</span>
+    </Link>
+  )
+}
+
+function NavLinks({ onNavigate }: { onNavigate?: () => void }) {
+  const pathname = usePathname()
+  return (
+    <nav aria-label="Main" className="grid gap-1">
+      {NAV_ITEMS.map(({ href, label, icon: Icon }) => {
+        const active = pathname === href || pathname.startsWith(`${href}/`)
+        return (
+          <Link
+            key={href}
+            href={href}
+            onClick={onNavigate}
+            aria-current={active ? 'page' : undefined}
+            className={cn(
+              'flex h-9 items-center gap-2.5 rounded-md px-2.5 text-sm font-medium text-sidebar-foreground/80 outline-none transition-colors',
+              'hover:bg-sidebar-accent hover:text-sidebar-accent-foreground focus-visible:ring-[3px] focus-visible:ring-sidebar-ring/50',
+              active && 'bg-sidebar-accent text-sidebar-accent-foreground',
+            )}
+          >
+            <Icon className="size-4 shrink-0" aria-hidden />
+            {label}
+          </Link>
+        )
+      })}
+    </nav>
+  )
+}
+
+function UserFooter({ email }: { email: string }) {
+  const [pending, setPending] = React.useState(false)
+  return (
+    <div className="grid gap-2">
+      <div className="px-2.5">
+        <p className="text-xs text-muted-foreground">Signed in as</p>
+        <p className="truncate text-sm font-medium" title={email} data-testid="signed-in-email">
+          {email}
+        </p>
+      </div>
+      <Button
+        variant="ghost"
+        className="justify-start px-2.5"
+        disabled={pending}
+        onClick={() => {
+          setPending(true)
+          void signOut({ callbackUrl: '/login' })
+        }}
+      >
+        <LogOut aria-hidden />
+        Sign out
+      </Button>
+    </div>
+  )
+}
+
+/** The signed-in frame: a sidebar on wide screens, a top bar with a drawer on phones. */
+export function AppShell({ email, children }: { email: string; children: React.ReactNode }) {
+  const [open, setOpen] = React.useState(false)
+
+  return (
+    <div className="flex min-h-dvh">
+      <aside className="sticky top-0 hidden h-dvh w-60 shrink-0 flex-col gap-4 border-r bg-sidebar p-3 md:flex">
+        <div className="px-1 pt-1">
+          <Brand />
+        </div>
+        <div className="flex-1 overflow-y-auto">
+          <NavLinks />
+        </div>
+        <Separator />
+        <UserFooter email={email} />
+      </aside>
+
+      <div className="flex min-w-0 flex-1 flex-col">
+        <header className="sticky top-0 z-40 flex h-14 items-center gap-2 border-b bg-background/95 px-3 backdrop-blur md:hidden">
+          <Sheet open={open} onOpenChange={setOpen}>
+            <SheetTrigger asChild>
+              <Button variant="ghost" size="icon" aria-label="Open navigation">
+                <Menu aria-hidden />
+              </Button>
+            </SheetTrigger>
+            <SheetContent className="bg-sidebar p-3">
+              <SheetTitle className="sr-only">Navigation</SheetTitle>
+              <SheetDescription className="sr-only">Pages of the dashboard</SheetDescription>
+              <div className="px-1 pt-1 pr-10">
+                <Brand />
+              </div>
+              <div className="flex-1 overflow-y-auto">
+                <NavLinks onNavigate={() => setOpen(false)} />
+              </div>
+              <Separator />
+              <UserFooter email={email} />
+            </SheetContent>
+          </Sheet>
+          <Brand />
+        </header>
+        <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 sm:px-6 md:py-8 lg:px-8">{children}</main>
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,15 @@
+import { Bot, ChartColumn, Database, KeyRound, MessagesSquare, type LucideIcon } from 'lucide-react'
+
+export interface NavItem {
+  href: string
+  label: string
+  icon: LucideIcon
+}
+
+export const NAV_ITEMS: NavItem[] = [
+  { href: '/agents', label: 'Agents', icon: Bot },
+  { href: '/datastores', label: 'Datastores', icon: Database },
+  { href: '/playground', label: 'Playground', icon: MessagesSquare },
+  { href: '/api-keys', label: 'API keys', icon: KeyRound },
+  { href: '/usage', label: 'Usage', icon: ChartColumn },
+]

@@ -1,0 +1,121 @@
+// A small OpenAI-compatible server for tests: /v1/embeddings and /v1/chat/completions (JSON and SSE streaming),
+// on 127.0.0.1 only. Tests start it in-process (startFakeOpenAI) or as a process: `node fake-openai-server.mjs PORT`.
+// Embeddings are a hashed bag of words, so texts sharing words are near each other, deterministically.
+// Behaviour is scriptable per test: POST /__control {reply, mode, delayMs, firstTokenDelayMs}; GET /__requests.
+import http from 'node:http'
+import { createHash } from 'node:crypto'
+
+const DEFAULT_DIMENSIONS = 64
+
+export function embedText(text, dimensions = DEFAULT_DIMENSIONS) {
+  const v = new Array(dimensions).fill(0)
+  const words = String(text).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
+  for (const w of words) {
+    const h = createHash('md5').update(w).digest()
+    v[h.readUInt32LE(0) % dimensions] += h[4] & 1 ? 1 : -1
+  }
+  const norm = Math.hypot(...v) || 1
+  return v.map(x => x / norm)
+}
+
+function defaultReply(body) {
+  const last = [...(body.messages ?? [])].reverse().find(m => m.role === 'user')
+  const content = typeof last?.content === 'string' ? last.content : JSON.stringify(last?.content ?? '')
+  const question = content.split('\n').filter(Boolean).pop() ?? ''
+  return `Here is what I found.\nYou asked: ${question.slice(0, 120)}`
+}
+
+// Pieces of a few characters, so a stream arrives in many events
+function splitIntoPieces(text) {
+  return text.match(/[\s\S]{1,12}/g) ?? ['']
+}
+
+const sleep = ms => new Promise(r => setTimeout(r, ms))
+
+export async function startFakeOpenAI({ port = 0, host = '127.0.0.1' } = {}) {
+  const requests = []
+  let behaviour = {}
+  const sockets = new Set()
+
+  const server = http.createServer(async (req, res) => {
+    const chunks = []
+    for await (const c of req) chunks.push(c)
+    const raw = Buffer.concat(chunks).toString('utf8')
+    let body = {}
+    try { body = raw ? JSON.parse(raw) : {} } catch {}
+    const url = new URL(req.url, 'http://x')
+    const json = (status, value) => { res.writeHead(status, { 'content-type': 'application/json' }); res.end(JSON.stringify(value)) }
+
+    if (url.pathname === '/health') return json(200, { ok: true })
+    if (url.pathname === '/__control') { behaviour = req.method === 'POST' ? body : {}; return json(200, behaviour) }
+    if (url.pathname === '/__reset') { behaviour = {}; requests.length = 0; return json(200, {}) }
+    if (url.pathname === '/__requests') return json(200, requests)
+
+    if (url.pathname === '/v1/embeddings') {
+      const inputs = Array.isArray(body.input) ? body.input : [body.input]
+      const dims = body.dimensions ?? DEFAULT_DIMENSIONS
+      requests.push({ path: url.pathname, body: { model: body.model, count: inputs.length, dimensions: body.dimensions } })
+      if (behaviour.embeddingsMode === 'error') return json(500, { error: { message: 'embeddings failed (fake)' } })
+      return json(200, {
+        object: 'list',
+        model: body.model,
+        data: inputs.map((input, index) => ({ object: 'embedding', index, embedding: embedText(input, dims) })),
+        usage: { prompt_tokens: inputs.length, total_tokens: inputs.length },
+      })
+    }
+
+    if (url.pathname === '/v1/chat/completions') {
+      requests.push({ path: url.pathname, headers: { authorization: req.headers.authorization }, body })
+      const b = { ...behaviour }
+      const reply = b.reply ?? defaultReply(body)
+      const usage = { prompt_tokens: 42, completion_tokens: reply.length, total_tokens: 42 + reply.length }
+      if (b.mode === 'hang') return // never answers: the caller's timeout or abort must end it
+      if (b.mode === 'error') return json(500, { error: { message: 'The model is overloaded (fake)', type: 'server_error' } })
+      if (b.firstTokenDelayMs) await sleep(b.firstTokenDelayMs)
+      if (!body.stream) {
+        return json(200, {
+          id: 'chatcmpl-fake', object: 'chat.completion', created: Math.floor(Date.now() / 1000), model: body.model,
+          choices: [{ index: 0, message: { role: 'assistant', content: reply }, finish_reason: 'stop' }],
+          usage,
+        })
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' })
+      const send = data => res.write(`data: ${JSON.stringify(data)}\n\n`)
+      const base = { id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: body.model }
+      send({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] })
+      const pieces = splitIntoPieces(reply)
+      for (const [i, piece] of pieces.entries()) {
+        if (res.destroyed) return
+        if (b.mode === 'drop-mid-stream' && i === Math.floor(pieces.length / 2)) { req.socket.destroy(); return }
+        if (b.mode === 'hang-mid-stream' && i === Math.floor(pieces.length / 2)) return
+        send({ ...base, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] })
+        await sleep(b.delayMs ?? 20)
+      }
+      send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })
+      if (body.stream_options?.include_usage) send({ ...base, choices: [], usage })
+      res.end('data: [DONE]\n\n')
+      return
+    }
+    json(404, { error: { message: `no route ${url.pathname}` } })
+  })
+  server.on('connection', s => { sockets.add(s); s.on('close', () => sockets.delete(s)) })
+  await new Promise(resolve => server.listen(port, host, resolve))
+  const address = server.address()
+  const url = `http://${host}:${address.port}`
+  return {
+    url,
+    baseURL: `${url}/v1`,
+    port: address.port,
+    requests,
+    chatRequests: () => requests.filter(r => r.path === '/v1/chat/completions').map(r => r.body),
+    setBehaviour: b => { behaviour = b ?? {} },
+    reset: () => { behaviour = {}; requests.length = 0 },
+    close: () => new Promise(resolve => { for (const s of sockets) s.destroy(); server.close(() => resolve()) }),
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const port = Number(process.argv[2] ?? 3006)
+  const fake = await startFakeOpenAI({ port })
+  console.log(`fake OpenAI-compatible server on ${fake.url}`)
+}

@@ -1,0 +1,77 @@
+import fs from 'node:fs/promises'
+import path from 'node:path'
+import { dataDir } from '@/lib/config'
+import { getDatabase } from './client'
+
+/**
+ * Where uploaded originals live: files under DATA_DIR/blobs with the embedded database, a table in Postgres when
+ * DATABASE_URL is set (so any worker on any machine reads what any web process stored). Keys are paths like
+ * "datasources/<id>/original"; callers build them, never from user input.
+ */
+export interface BlobStore {
+  put(key: string, data: Uint8Array, contentType: string): Promise<void>
+  get(key: string): Promise<{ data: Uint8Array; contentType: string } | null>
+  /** Removes the key and every key below it ("datasources/abc" removes "datasources/abc/original"). */
+  remove(prefix: string): Promise<void>
+}
+
+function safeKey(key: string): string {
+  if (!/^[A-Za-z0-9_\-/.]+$/.test(key) || key.includes('..')) throw new Error(`invalid blob key ${key}`)
+  return key
+}
+
+function fileBlobStore(root: string): BlobStore {
+  const file = (key: string) => path.join(root, safeKey(key))
+  return {
+    async put(key, data, contentType) {
+      await fs.mkdir(path.dirname(file(key)), { recursive: true })
+      // write then rename: a reader never sees half a file
+      const tmp = `${file(key)}.${process.pid}.tmp`
+      await fs.writeFile(tmp, data)
+      await fs.writeFile(`${file(key)}.type`, contentType)
+      await fs.rename(tmp, file(key))
+    },
+    async get(key) {
+      try {
+        const [data, contentType] = await Promise.all([fs.readFile(file(key)), fs.readFile(`${file(key)}.type`, 'utf8')])
+        return { data: new Uint8Array(data), contentType }
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+        throw error
+      }
+    },
+    async remove(prefix) {
+      const target = file(prefix)
+      await fs.rm(target, { recursive: true, force: true })
+      await fs.rm(`${target}.type`, { force: true })
+    },
+  }
+}
+
+function tableBlobStore(): BlobStore {
+  return {
+    async put(key, data, contentType) {
+      const { prisma } = await getDatabase()
+      const bytes = new Uint8Array(data)
+      await prisma.blob.upsert({
+        where: { key: safeKey(key) },
+        create: { key, data: bytes, contentType, size: bytes.byteLength },
+        update: { data: bytes, contentType, size: bytes.byteLength },
+      })
+    },
+    async get(key) {
+      const { prisma } = await getDatabase()
+      const blob = await prisma.blob.findUnique({ where: { key: safeKey(key) } })
+      return blob ? { data: new Uint8Array(blob.data), contentType: blob.contentType } : null
+    },
+    async remove(prefix) {
+      const { prisma } = await getDatabase()
+      await prisma.blob.deleteMany({ where: { OR: [{ key: safeKey(prefix) }, { key: { startsWith: `${prefix}/` } }] } })
+    },
+  }
+}
+
+export async function getBlobStore(): Promise<BlobStore> {
+  const db = await getDatabase()
+  return db.kind === 'postgres' ? tableBlobStore() : fileBlobStore(path.join(dataDir(), 'blobs'))
+}

@@ -1,0 +1,58 @@
+import { createOpenAI } from '@ai-sdk/openai'
+import { embedMany } from 'ai'
+import { config } from '@/lib/config'
+import { UpstreamUnavailable } from '@/lib/http/errors'
+
+// Inputs per embeddings request: large enough to amortise the round trip, small enough for every provider's limit
+export const EMBEDDING_BATCH_SIZE = 96
+
+export interface EmbeddingsProvider {
+  model: string
+  dimensions: number
+  embed(texts: string[], options?: { signal?: AbortSignal }): Promise<number[][]>
+}
+
+/**
+ * The configured embeddings provider (OPENAI_API_KEY, OPENAI_BASE_URL, EMBEDDINGS_MODEL, EMBEDDINGS_DIMENSIONS),
+ * or null: then search is full-text only.
+ */
+export function embeddingsProvider(): EmbeddingsProvider | null {
+  const env = config()
+  if (!env.OPENAI_API_KEY) return null
+  const openai = createOpenAI({ apiKey: env.OPENAI_API_KEY, baseURL: env.OPENAI_BASE_URL })
+  const model = openai.embedding(env.EMBEDDINGS_MODEL)
+  const dimensions = env.EMBEDDINGS_DIMENSIONS
+  return {
+    model: env.EMBEDDINGS_MODEL,
+    dimensions,
+    async embed(texts, options) {
+      const out: number[][] = []
+      for (let i = 0; i < texts.length; i += EMBEDDING_BATCH_SIZE) {
+        try {
+          const { embeddings } = await embedMany({
+            model,
+            values: texts.slice(i, i + EMBEDDING_BATCH_SIZE),
+            maxRetries: 2,
+            abortSignal: options?.signal,
+            providerOptions: { openai: { dimensions } },
+          })
+          for (const e of embeddings) {
+            if (e.length !== dimensions) {
+              throw new UpstreamUnavailable(`The embeddings model returned ${e.length} dimensions; EMBEDDINGS_DIMENSIONS is ${dimensions}`)
+            }
+          }
+          out.push(...embeddings)
+        } catch (error) {
+          if (error instanceof UpstreamUnavailable) throw error
+          throw new UpstreamUnavailable(`The embeddings provider failed: ${error instanceof Error ? error.message : String(error)}`)
+        }
+      }
+      return out
+    },
+  }
+}
+
+/** pgvector's text form of a vector, for a `$n::vector` parameter. */
+export function toVectorLiteral(embedding: number[]): string {
+  return `[${embedding.join(',')}]`
+}

@@ -1,0 +1,54 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { defineConfig } from '@playwright/test'
+
+// One throw-away DATA_DIR per run, shared with the workers through the environment
+process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'ads-e2e-'))
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 3005)
+export const FAKE_MODEL_PORT = Number(process.env.E2E_FAKE_MODEL_PORT ?? 3006)
+
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: 'test-results/e2e',
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  use: {
+    baseURL: `http://127.0.0.1:${E2E_PORT}`,
+    screenshot: 'only-on-failure',
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    },
+  },
+  webServer: [
+    {
+      command: `node e2e/support/fake-openai-server.mjs ${FAKE_MODEL_PORT}`,
+      url: `http://127.0.0.1:${FAKE_MODEL_PORT}/health`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
+      command: `node node_modules/next/dist/bin/next start -p ${E2E_PORT} -H 127.0.0.1`,
+      url: `http://127.0.0.1:${E2E_PORT}/api/health`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: 'pipe',
+      env: {
+        DATA_DIR: process.env.E2E_DATA_DIR,
+        INIT_ADMIN_EMAIL: 'admin@example.com',
+        INIT_ADMIN_PASSWORD: 'e2e-password-123',
+        INIT_API_KEY: 'ads_e2e_initial_key_0123456789',
+        OPENAI_API_KEY: 'sk-fake',
+        OPENAI_BASE_URL: `http://127.0.0.1:${FAKE_MODEL_PORT}/v1`,
+        EMBEDDINGS_DIMENSIONS: '64',
+        CRAWLER_ALLOW_PRIVATE_HOSTS: '1',
+        NEXT_TELEMETRY_DISABLED: '1',
+      },
+    },
+  ],
+})
