@@ -1,0 +1,91 @@
+'use client'
+
+import { useQuery } from '@tanstack/react-query'
+import { KeyRound } from 'lucide-react'
+import { apiFetch } from '@/components/api-client'
+import { formatDate, formatDateTime, formatRelative } from '@/components/format'
+import { EmptyState } from '@/components/layout/empty-state'
+import { PageHeader } from '@/components/layout/page-header'
+import { LoadError, SkeletonRows, useErrorToast } from '@/components/layout/query-states'
+import { Badge } from '@/components/ui/badge'
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table'
+import { CreateApiKeyDialog } from './create-api-key-dialog'
+import { RevokeApiKeyButton } from './revoke-api-key-button'
+import { apiKeysQueryKey, type ApiKey } from './types'
+
+export function ApiKeysView() {
+  const query = useQuery({ queryKey: apiKeysQueryKey, queryFn: () => apiFetch<ApiKey[]>('/api/api-keys') })
+  useErrorToast(query.error, 'api-keys-error', 'API keys')
+
+  return (
+    <>
+      <PageHeader
+        title="API keys"
+        description={
+          <>
+            Keys let programs call the API on behalf of your organization: send one as{' '}
+            <code className="rounded bg-muted px-1 py-0.5 font-mono text-xs">Authorization: Bearer &lt;key&gt;</code>.
+          </>
+        }
+        action={<CreateApiKeyDialog />}
+      />
+      {query.isError && !query.data ? (
+        <LoadError error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />
+      ) : query.data?.length === 0 ? (
+        <EmptyState icon={KeyRound} title="No API keys yet">
+          Create a key with the <span className="font-medium text-foreground">Create API key</span> button to call the API
+          from your own code, scripts or integrations. Each key can be revoked on its own at any time.
+        </EmptyState>
+      ) : (
+        <div className="rounded-xl border">
+          <Table aria-label="API keys" aria-busy={query.isPending}>
+            <TableHeader>
+              <TableRow className="hover:bg-transparent">
+                <TableHead className="pl-4">Name</TableHead>
+                <TableHead>Key</TableHead>
+                <TableHead className="hidden sm:table-cell">Created</TableHead>
+                <TableHead>Last used</TableHead>
+                <TableHead className="pr-4 text-right">
+                  <span className="sr-only">Actions</span>
+                </TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {query.isPending ? (
+                <SkeletonRows columns={5} />
+              ) : (
+                query.data?.map(key => (
+                  <TableRow key={key.id} data-testid="api-key-row">
+                    <TableCell className="max-w-[12rem] truncate pl-4 font-medium" title={key.name}>
+                      {key.name}
+                    </TableCell>
+                    <TableCell>
+                      <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs">{key.prefix}…</code>
+                    </TableCell>
+                    <TableCell className="hidden text-muted-foreground sm:table-cell">
+                      <time dateTime={key.createdAt} title={formatDateTime(key.createdAt)}>
+                        {formatDate(key.createdAt)}
+                      </time>
+                    </TableCell>
+                    <TableCell className="text-muted-foreground">
+                      {key.lastUsedAt ? (
+                        <time dateTime={key.lastUsedAt} title={formatDateTime(key.lastUsedAt)}>
+                          {formatRelative(key.lastUsedAt)}
+                        </time>
+                      ) : (
+                        'never'
+                      )}
+                    </TableCell>
+                    <TableCell className="pr-4 text-right">
+                      {key.revokedAt ? <Badge variant="outline">Revoked</Badge> : <RevokeApiKeyButton apiKey={key} />}
+                    </TableCell>
+                  </TableRow>
+                ))
+              )}
+            </TableBody>
+          </Table>
+        </div>
+      )}
+    </>
+  )
+}
