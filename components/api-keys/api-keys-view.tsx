@@ -24,7 +24,7 @@ export function ApiKeysView() {
         description={
           <>
             Keys let programs call the API on behalf of your organization: send one as{' '}
-            <code className="rounded bg-muted px-1 py-0.5 font-mono text-xs">Authorization: Bearer &lt;key&gt;</code>.
+            <code className="rounded bg-muted px-1 py-0.5 font-mono text-xs whitespace-nowrap">Authorization: Bearer &lt;key&gt;</code>.
           </>
         }
         action={<CreateApiKeyDialog />}
@@ -45,7 +45,7 @@ export function ApiKeysView() {
                 <TableHead>Key</TableHead>
                 <TableHead className="hidden sm:table-cell">Created</TableHead>
                 <TableHead>Last used</TableHead>
-                <TableHead className="pr-4 text-right">
+                <TableHead className="pr-2 text-right sm:pr-4">
                   <span className="sr-only">Actions</span>
                 </TableHead>
               </TableRow>
@@ -56,7 +56,7 @@ export function ApiKeysView() {
               ) : (
                 query.data?.map(key => (
                   <TableRow key={key.id} data-testid="api-key-row">
-                    <TableCell className="max-w-[12rem] truncate pl-4 font-medium" title={key.name}>
+                    <TableCell className="min-w-[6rem] pl-4 font-medium whitespace-normal break-words sm:max-w-[16rem]">
                       {key.name}
                     </TableCell>
                     <TableCell>
@@ -67,7 +67,7 @@ export function ApiKeysView() {
                         {formatDate(key.createdAt)}
                       </time>
                     </TableCell>
-                    <TableCell className="text-muted-foreground">
+                    <TableCell className="whitespace-normal text-muted-foreground sm:whitespace-nowrap">
                       {key.lastUsedAt ? (
                         <time dateTime={key.lastUsedAt} title={formatDateTime(key.lastUsedAt)}>
                           {formatRelative(key.lastUsedAt)}
@@ -76,7 +76,7 @@ export function ApiKeysView() {
                         'never'
                       )}
                     </TableCell>
-                    <TableCell className="pr-4 text-right">
+                    <TableCell className="pr-2 text-right sm:pr-4">
                       {key.revokedAt ? <Badge variant="outline">Revoked</Badge> : <RevokeApiKeyButton apiKey={key} />}
                     </TableCell>
                   </TableRow>

@@ -15,6 +15,8 @@ export interface Datastore {
   description: string | null
   visibility: string
   searchMode?: string
+  nbDatasources?: number
+  nbChunks?: number
   createdAt: string
   updatedAt: string
 }
@@ -22,6 +24,8 @@ export interface Datastore {
 export const datastoresQueryKey = ['datastores'] as const
 
 const SEARCH_MODE_LABELS: Record<string, string> = { hybrid: 'Hybrid', fulltext: 'Full text', vector: 'Vector' }
+
+const count = (n: number, noun: string) => `${n.toLocaleString()} ${noun}${n === 1 ? '' : 's'}`
 
 export function DatastoresTable() {
   const query = useQuery({ queryKey: datastoresQueryKey, queryFn: () => apiFetch<Datastore[]>('/api/datastores') })
@@ -46,13 +50,14 @@ export function DatastoresTable() {
           <TableRow className="hover:bg-transparent">
             <TableHead className="pl-4">Name</TableHead>
             <TableHead>Visibility</TableHead>
+            <TableHead className="hidden md:table-cell">Content</TableHead>
             <TableHead className="hidden sm:table-cell">Search</TableHead>
             <TableHead className="pr-4">Updated</TableHead>
           </TableRow>
         </TableHeader>
         <TableBody>
           {query.isPending ? (
-            <SkeletonRows columns={4} />
+            <SkeletonRows columns={5} />
           ) : (
             query.data?.map(ds => (
               <TableRow key={ds.id}>
@@ -64,6 +69,9 @@ export function DatastoresTable() {
                   <Badge variant={ds.visibility === 'public' ? 'secondary' : 'outline'} className="capitalize">
                     {ds.visibility}
                   </Badge>
+                </TableCell>
+                <TableCell className="hidden text-muted-foreground md:table-cell">
+                  {ds.nbDatasources === undefined ? '—' : `${count(ds.nbDatasources, 'source')} · ${count(ds.nbChunks ?? 0, 'chunk')}`}
                 </TableCell>
                 <TableCell className="hidden text-muted-foreground sm:table-cell">
                   {ds.searchMode ? (SEARCH_MODE_LABELS[ds.searchMode] ?? ds.searchMode) : '—'}
