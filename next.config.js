@@ -4,6 +4,8 @@ const nextConfig = {
   serverExternalPackages: ['@electric-sql/pglite', '@electric-sql/pglite-pgvector', '@node-rs/argon2', 'pg', 'unpdf', 'exceljs', 'mammoth', 'jsdom'],
   poweredByHeader: false,
   typedRoutes: false,
+  // the build checks the app's own code; tests, e2e and scripts are checked by `npm run typecheck`
+  typescript: { tsconfigPath: 'tsconfig.app.json' },
 }
 
 export default nextConfig

@@ -40,6 +40,7 @@ export default defineConfig({
       stdout: 'pipe',
       env: {
         DATA_DIR: process.env.E2E_DATA_DIR,
+        PORT: String(E2E_PORT),
         INIT_ADMIN_EMAIL: 'admin@example.com',
         INIT_ADMIN_PASSWORD: 'e2e-password-123',
         INIT_API_KEY: 'ads_e2e_initial_key_0123456789',

@@ -19,8 +19,8 @@ export class MigrationError extends Error {
 }
 
 /** prisma/migrations/<timestamp>_<name>/migration.sql, in name order (Prisma's own ordering). */
-export function readMigrations(dir = path.join(process.cwd(), 'prisma', 'migrations')): Migration[] {
-  if (!fs.existsSync(/*turbopackIgnore: true*/ dir)) throw new Error(`No migrations folder at ${dir}: start the service from the project's root`)
+export function readMigrations(dir = path.join(/*turbopackIgnore: true*/ process.cwd(), 'prisma', 'migrations')): Migration[] {
+  if (!fs.existsSync(dir)) throw new Error(`No migrations folder at ${dir}: start the service from the project's root`)
   return fs
     .readdirSync(dir, { withFileTypes: true })
     .filter(d => d.isDirectory() && fs.existsSync(path.join(dir, d.name, 'migration.sql')))
