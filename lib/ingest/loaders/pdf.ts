@@ -1,0 +1,38 @@
+import { extractText, getDocumentProxy } from 'unpdf'
+import { messageOf, permanentError } from '../errors'
+import { MAX_PDF_PAGES } from '../limits'
+import type { Section } from '../sections'
+
+/** PDF (unpdf, PDF.js built for servers): one section per page, with its page number. */
+export async function loadPdf(data: Uint8Array): Promise<Section[]> {
+  let pdf: Awaited<ReturnType<typeof getDocumentProxy>>
+  try {
+    // PDF.js may take ownership of the buffer: give it a copy; verbosity 0 keeps its warnings off the logs
+    pdf = await getDocumentProxy(new Uint8Array(data), { verbosity: 0 })
+  } catch (error) {
+    if ((error as Error)?.name === 'PasswordException') throw permanentError('The PDF could not be read: it is protected by a password', error)
+    throw permanentError(`The PDF could not be read: ${messageOf(error)}`, error)
+  }
+  try {
+    if (pdf.numPages > MAX_PDF_PAGES) {
+      throw permanentError(`The PDF has ${pdf.numPages} pages; at most ${MAX_PDF_PAGES} are read`)
+    }
+    const { text } = await extractText(pdf, { mergePages: false }).catch(error => {
+      throw permanentError(`The PDF could not be read: ${messageOf(error)}`, error)
+    })
+    return text.map((page, i) => ({ text: joinLines(page), metadata: { page: i + 1 } }))
+  } finally {
+    await pdf.destroy().catch(() => {})
+  }
+}
+
+/**
+ * PDF text comes as visual lines: a sentence broken across lines is joined again (and a word hyphenated at a line
+ * end), while a line ending a sentence or followed by an empty line keeps its break.
+ */
+function joinLines(page: string): string {
+  return page
+    .replace(/\r\n?/g, '\n')
+    .replace(/(\p{L})-\n(\p{Ll})/gu, '$1$2')
+    .replace(/([^\n.!?:;])\n(?=[^\n])/g, '$1 ')
+}

@@ -1,0 +1,50 @@
+import { getDatabase } from '@/lib/db/client'
+import { NOW_UTC } from '../lease'
+
+type Status = 'pending' | 'running' | 'synched' | 'error' | 'usage_limit_reached' | 'unsynched'
+
+/**
+ * Sets a web_site's status from its pages': any page still pending or running → running; else synched when at
+ * least one page is (errorMessage says how many failed), usage_limit_reached when the limit stopped them all, else
+ * error with the first page's reason. Called whenever one of its pages finishes, and when discovery ends. A site
+ * whose discovery is running (leased) is left alone: its worker calls this when done.
+ */
+export async function refreshSiteStatus(siteId: string): Promise<Status | null> {
+  const { sql } = await getDatabase()
+  return sql.transaction(async tx => {
+    const [site] = await tx.query<{ leaseOwner: string | null }>(
+      `SELECT "leaseOwner" FROM "Datasource" WHERE id = $1 AND type = 'web_site' FOR UPDATE`,
+      [siteId],
+    )
+    if (!site || site.leaseOwner) return null
+    const rows = await tx.query<{ status: Status; count: string | number; reason: string | null }>(
+      `SELECT status, COUNT(*) AS count, MIN("errorMessage") AS reason FROM "Datasource" WHERE "groupId" = $1 GROUP BY status`,
+      [siteId],
+    )
+    const count = (s: Status) => Number(rows.find(r => r.status === s)?.count ?? 0)
+    const total = rows.reduce((n, r) => n + Number(r.count), 0)
+    if (total === 0) return null
+    const failed = count('error') + count('usage_limit_reached')
+    let status: Status
+    let message: string | null = null
+    if (count('pending') + count('running') + count('unsynched') > 0) {
+      status = 'running'
+    } else if (count('synched') > 0) {
+      status = 'synched'
+      if (failed > 0) message = `${failed} of ${total} pages could not be synchronised`
+    } else if (count('usage_limit_reached') > 0) {
+      status = 'usage_limit_reached'
+      message = rows.find(r => r.status === 'usage_limit_reached')?.reason ?? 'Usage limit reached'
+    } else {
+      status = 'error'
+      message = `None of the ${total} pages could be synchronised: ${rows.find(r => r.status === 'error')?.reason ?? 'unknown reason'}`
+    }
+    await tx.query(
+      `UPDATE "Datasource" SET status = $2, "errorMessage" = $3, "updatedAt" = ${NOW_UTC}
+              ${status === 'running' ? '' : `, "lastSynch" = ${NOW_UTC}`}
+        WHERE id = $1`,
+      [siteId, status, message],
+    )
+    return status
+  })
+}

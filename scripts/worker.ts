@@ -1,0 +1,37 @@
+// `npm run worker`: the sync worker alone, for scale-out (DESIGN.md §1): run any number of these against the same
+// DATABASE_URL, and the web processes with WORKER=off. WORKER_CONCURRENCY jobs at once; SIGINT/SIGTERM stop it
+// gracefully: running jobs get a grace period to finish, the rest go back to the queue for another worker.
+import { config } from '@/lib/config'
+import { getDatabase } from '@/lib/db/client'
+import { logger } from '@/lib/logger'
+import { startWorker } from '@/lib/ingest/worker'
+
+const STOP_GRACE_MS = 20_000
+
+async function main() {
+  const env = config()
+  if (!env.DATABASE_URL) {
+    console.log(`No DATABASE_URL: using the embedded database in ${env.DATA_DIR}, which one process at a time may open (set DATABASE_URL to run several workers).`)
+  }
+  // with the embedded database this takes DATA_DIR's lock: a running `npm start` makes it refuse, with the reason
+  const db = await getDatabase()
+  const worker = startWorker({ concurrency: env.WORKER_CONCURRENCY })
+  logger.info('worker process ready', { database: db.kind, concurrency: env.WORKER_CONCURRENCY })
+
+  let stopping = false
+  const stop = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    logger.info('worker process stopping', { signal })
+    await worker.stop(STOP_GRACE_MS)
+    await db.close()
+    process.exit(0)
+  }
+  process.on('SIGINT', () => void stop('SIGINT'))
+  process.on('SIGTERM', () => void stop('SIGTERM'))
+}
+
+main().catch(error => {
+  console.error(`\nThe worker could not start:\n  ${error instanceof Error ? error.message : String(error)}\n`)
+  process.exit(1)
+})

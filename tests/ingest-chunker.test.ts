@@ -1,0 +1,124 @@
+import { describe, expect, test } from 'vitest'
+import { chunkingFor, chunkSections } from '@/lib/ingest/chunker'
+import { countTokens } from '@/lib/ingest/tokenizer'
+
+const SUBJECTS = ['The kettle', 'A toaster', 'Our blender', 'The coffee grinder', 'This rice cooker', 'The waffle iron']
+const VERBS = ['heats water', 'needs descaling', 'carries a warranty', 'ships worldwide', 'uses 1500 watts', 'is dishwasher safe']
+const ENDINGS = ['in two minutes.', 'every month or so.', 'for two full years.', 'within five days!', 'at most, they say.', 'except the lid?']
+
+/** Distinct, numbered sentences so each can be found again in the chunks. */
+function sentence(i: number): string {
+  return `${SUBJECTS[i % 6]} number ${i} ${VERBS[(i * 5) % 6]} ${ENDINGS[(i * 7) % 6]}`
+}
+
+function paragraphs(count: number, sentencesEach: number): string[] {
+  let n = 0
+  return Array.from({ length: count }, () => Array.from({ length: sentencesEach }, () => sentence(n++)).join(' '))
+}
+
+describe('the chunker', () => {
+  test('every chunk fits the chunk size in cl100k_base tokens, and records its token count', () => {
+    const text = paragraphs(60, 7).join('\n\n')
+    for (const options of [{ chunkSize: 512, chunkOverlap: 64 }, { chunkSize: 100, chunkOverlap: 20 }, { chunkSize: 40, chunkOverlap: 0 }]) {
+      const chunks = chunkSections([{ text, metadata: {} }], options)
+      expect(chunks.length).toBeGreaterThan(1)
+      for (const chunk of chunks) {
+        expect(countTokens(chunk.text)).toBeLessThanOrEqual(options.chunkSize)
+        expect(chunk.tokens).toBe(countTokens(chunk.text))
+      }
+    }
+  })
+
+  test('sentences are kept whole: each chunk is made of whole sentences of the text', () => {
+    const all = paragraphs(30, 6)
+    const sentences = new Set(all.flatMap(p => p.split(/(?<=[.!?]) /)))
+    const chunks = chunkSections([{ text: all.join('\n\n'), metadata: {} }], { chunkSize: 90, chunkOverlap: 30 })
+    for (const chunk of chunks) {
+      for (const piece of chunk.text.split(/(?<=[.!?])\s+/)) expect(sentences.has(piece), piece).toBe(true)
+    }
+    const joined = chunks.map(c => c.text).join('\n')
+    for (const s of sentences) expect(joined).toContain(s)
+  })
+
+  test('a paragraph that fits in a chunk is never split between chunks', () => {
+    const all = paragraphs(40, 3)
+    const chunks = chunkSections([{ text: all.join('\n\n'), metadata: {} }], { chunkSize: 120, chunkOverlap: 0 })
+    for (const p of all) expect(chunks.some(c => c.text.includes(p)), p).toBe(true)
+    // paragraph boundaries survive inside chunks
+    expect(chunks.some(c => c.text.includes('\n\n'))).toBe(true)
+  })
+
+  test('each chunk starts with the last whole sentences of the one before, within the overlap', () => {
+    const text = paragraphs(1, 80)[0]
+    const chunks = chunkSections([{ text, metadata: {} }], { chunkSize: 100, chunkOverlap: 40 })
+    expect(chunks.length).toBeGreaterThan(3)
+    for (let i = 1; i < chunks.length; i++) {
+      const previous = chunks[i - 1].text.split(/(?<=[.!?])\s+/)
+      const current = chunks[i].text.split(/(?<=[.!?])\s+/)
+      let shared = 0
+      while (shared < previous.length && previous[previous.length - 1 - shared] !== undefined && current.includes(previous[previous.length - 1 - shared])) shared++
+      expect(shared, `chunk ${i}`).toBeGreaterThan(0)
+      const overlap = current.slice(0, shared).join(' ')
+      expect(previous.slice(-shared).join(' ')).toBe(overlap)
+      expect(countTokens(overlap)).toBeLessThanOrEqual(40)
+    }
+  })
+
+  test('without overlap, no sentence appears in two chunks', () => {
+    const text = paragraphs(1, 60)[0]
+    const chunks = chunkSections([{ text, metadata: {} }], { chunkSize: 80, chunkOverlap: 0 })
+    const pieces = chunks.flatMap(c => c.text.split(/(?<=[.!?])\s+/))
+    expect(new Set(pieces).size).toBe(pieces.length)
+    expect(pieces.join(' ')).toBe(text)
+  })
+
+  test('a sentence longer than a chunk is cut between words and nothing is lost', () => {
+    const words = Array.from({ length: 400 }, (_, i) => `word${i}`)
+    const chunks = chunkSections([{ text: `${words.join(' ')}.`, metadata: {} }], { chunkSize: 64, chunkOverlap: 0 })
+    expect(chunks.length).toBeGreaterThan(5)
+    for (const chunk of chunks) expect(countTokens(chunk.text)).toBeLessThanOrEqual(64)
+    expect(chunks.map(c => c.text).join(' ')).toBe(`${words.join(' ')}.`)
+  })
+
+  test('a "word" longer than a chunk is cut without breaking a character', () => {
+    const word = '漢字🙂'.repeat(400)
+    const chunks = chunkSections([{ text: word, metadata: {} }], { chunkSize: 50, chunkOverlap: 10 })
+    for (const chunk of chunks) {
+      expect(countTokens(chunk.text)).toBeLessThanOrEqual(50)
+      expect(chunk.text).not.toContain('\uFFFD')
+    }
+    expect(chunks.map(c => c.text).join('')).toBe(word)
+  })
+
+  test('never emits an empty chunk', () => {
+    const chunks = chunkSections(
+      [
+        { text: '   \n\n \t \n', metadata: { page: 1 } },
+        { text: '', metadata: { page: 2 } },
+        { text: 'Only this.\n\n\n\n   \n\nAnd this.', metadata: { page: 3 } },
+      ],
+      { chunkSize: 512, chunkOverlap: 64 },
+    )
+    expect(chunks).toHaveLength(1)
+    expect(chunks[0]).toMatchObject({ text: 'Only this.\n\nAnd this.', metadata: { page: 3 } })
+  })
+
+  test("chunks never span sections, and each carries its section's metadata", () => {
+    const chunks = chunkSections(
+      [
+        { text: paragraphs(3, 5).join('\n\n'), metadata: { page: 1 } },
+        { text: 'Short second page.', metadata: { page: 2 } },
+      ],
+      { chunkSize: 60, chunkOverlap: 10 },
+    )
+    expect(chunks.at(-1)).toMatchObject({ text: 'Short second page.', metadata: { page: 2 } })
+    expect(chunks.slice(0, -1).every(c => c.metadata.page === 1 && !c.text.includes('Short second page'))).toBe(true)
+  })
+
+  test("a datastore's settings are made safe: overlap below half a chunk, sizes within bounds", () => {
+    expect(chunkingFor({ chunkSize: 512, chunkOverlap: 64 })).toEqual({ chunkSize: 512, chunkOverlap: 64 })
+    expect(chunkingFor({ chunkSize: 100, chunkOverlap: 500 })).toEqual({ chunkSize: 100, chunkOverlap: 50 })
+    expect(chunkingFor({ chunkSize: 1, chunkOverlap: -3 })).toEqual({ chunkSize: 32, chunkOverlap: 0 })
+    expect(chunkingFor({ chunkSize: 1_000_000, chunkOverlap: 64 })).toEqual({ chunkSize: 8192, chunkOverlap: 64 })
+  })
+})
