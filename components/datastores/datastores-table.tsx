@@ -1,34 +1,30 @@
 'use client'
 
+import Link from 'next/link'
 import { useQuery } from '@tanstack/react-query'
 import { Database } from 'lucide-react'
 import { apiFetch } from '@/components/api-client'
-import { formatDate } from '@/components/format'
+import { formatDate, formatDateTime } from '@/components/format'
 import { EmptyState } from '@/components/layout/empty-state'
 import { LoadError, SkeletonRows, useErrorToast } from '@/components/layout/query-states'
 import { Badge } from '@/components/ui/badge'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table'
+import { CreateDatastoreDialog } from './create-datastore-dialog'
+import { datastoresQueryKey, type Datastore } from './types'
 
-export interface Datastore {
-  id: string
-  name: string
-  description: string | null
-  visibility: string
-  searchMode?: string
-  nbDatasources?: number
-  nbChunks?: number
-  createdAt: string
-  updatedAt: string
+export type { Datastore } from './types'
+export { datastoresQueryKey }
+
+const SEARCH_MODE_LABELS: Record<string, string> = { hybrid: 'Hybrid', fulltext: 'Full text' }
+
+export const countOf = (n: number, noun: string) => `${n.toLocaleString()} ${noun}${n === 1 ? '' : 's'}`
+
+export function useDatastores() {
+  return useQuery({ queryKey: datastoresQueryKey, queryFn: () => apiFetch<Datastore[]>('/api/datastores') })
 }
 
-export const datastoresQueryKey = ['datastores'] as const
-
-const SEARCH_MODE_LABELS: Record<string, string> = { hybrid: 'Hybrid', fulltext: 'Full text', vector: 'Vector' }
-
-const count = (n: number, noun: string) => `${n.toLocaleString()} ${noun}${n === 1 ? '' : 's'}`
-
 export function DatastoresTable() {
-  const query = useQuery({ queryKey: datastoresQueryKey, queryFn: () => apiFetch<Datastore[]>('/api/datastores') })
+  const query = useDatastores()
   useErrorToast(query.error, 'datastores-error', 'datastores')
 
   if (query.isError && !query.data) {
@@ -36,9 +32,9 @@ export function DatastoresTable() {
   }
   if (query.data && query.data.length === 0) {
     return (
-      <EmptyState icon={Database} title="No datastores yet">
+      <EmptyState icon={Database} title="No datastores yet" action={<CreateDatastoreDialog />}>
         A datastore holds the knowledge an agent answers from: upload files (PDF, Word, PowerPoint, Excel, CSV, Markdown),
-        add web pages or whole sites, or paste text. Creating them from the dashboard comes next; the API can already do it.
+        add web pages or whole sites, or paste text.
       </EmptyState>
     )
   }
@@ -49,10 +45,10 @@ export function DatastoresTable() {
         <TableHeader>
           <TableRow className="hover:bg-transparent">
             <TableHead className="pl-4">Name</TableHead>
-            <TableHead>Visibility</TableHead>
-            <TableHead className="hidden md:table-cell">Content</TableHead>
-            <TableHead className="hidden sm:table-cell">Search</TableHead>
-            <TableHead className="pr-4">Updated</TableHead>
+            <TableHead className="hidden sm:table-cell">Visibility</TableHead>
+            <TableHead>Content</TableHead>
+            <TableHead className="hidden md:table-cell">Search</TableHead>
+            <TableHead className="hidden pr-4 sm:table-cell">Updated</TableHead>
           </TableRow>
         </TableHeader>
         <TableBody>
@@ -60,24 +56,34 @@ export function DatastoresTable() {
             <SkeletonRows columns={5} />
           ) : (
             query.data?.map(ds => (
-              <TableRow key={ds.id}>
+              <TableRow key={ds.id} data-testid="datastore-row" className="relative">
                 <TableCell className="max-w-[16rem] py-3 pl-4 whitespace-normal">
-                  <div className="font-medium break-words">{ds.name}</div>
+                  <Link
+                    href={`/datastores/${ds.id}`}
+                    className="font-medium break-words underline-offset-4 outline-none after:absolute after:inset-0 hover:underline focus-visible:underline"
+                  >
+                    {ds.name}
+                  </Link>
                   {ds.description && <div className="line-clamp-2 text-xs text-muted-foreground">{ds.description}</div>}
                 </TableCell>
-                <TableCell>
+                <TableCell className="hidden sm:table-cell">
                   <Badge variant={ds.visibility === 'public' ? 'secondary' : 'outline'} className="capitalize">
                     {ds.visibility}
                   </Badge>
                 </TableCell>
-                <TableCell className="hidden text-muted-foreground md:table-cell">
-                  {ds.nbDatasources === undefined ? '—' : `${count(ds.nbDatasources, 'source')} · ${count(ds.nbChunks ?? 0, 'chunk')}`}
+                <TableCell className="whitespace-normal text-muted-foreground">
+                  {ds.nbDatasources === undefined ? '—' : (
+                    <>
+                      {countOf(ds.nbDatasources, 'source')}
+                      <span className="hidden md:inline"> · {countOf(ds.nbChunks ?? 0, 'chunk')}</span>
+                    </>
+                  )}
                 </TableCell>
-                <TableCell className="hidden text-muted-foreground sm:table-cell">
+                <TableCell className="hidden text-muted-foreground md:table-cell">
                   {ds.searchMode ? (SEARCH_MODE_LABELS[ds.searchMode] ?? ds.searchMode) : '—'}
                 </TableCell>
-                <TableCell className="pr-4 text-muted-foreground">
-                  <time dateTime={ds.updatedAt} title={ds.updatedAt}>
+                <TableCell className="hidden pr-4 text-muted-foreground sm:table-cell">
+                  <time dateTime={ds.updatedAt} title={formatDateTime(ds.updatedAt)}>
                     {formatDate(ds.updatedAt)}
                   </time>
                 </TableCell>

@@ -1,0 +1,92 @@
+'use client'
+
+import * as React from 'react'
+import Link from 'next/link'
+import { AlertCircle, Database } from 'lucide-react'
+import { ApiError, errorMessage } from '@/components/api-client'
+import { useDatastores } from '@/components/datastores/datastores-table'
+import { Button } from '@/components/ui/button'
+import { Checkbox } from '@/components/ui/checkbox'
+import { Label } from '@/components/ui/label'
+import { cn } from '@/lib/utils'
+import type { AgentFormErrors } from './agent-form-schema'
+
+// The small pieces of the agent form: field messages and hints, the server's field errors, the datastore picker.
+
+export function FieldError({ id, message }: { id: string; message?: string }) {
+  if (!message) return null
+  return (
+    <p id={id} className="flex items-start gap-1.5 text-sm text-destructive">
+      <AlertCircle className="mt-0.5 size-3.5 shrink-0" aria-hidden />
+      {message}
+    </p>
+  )
+}
+
+export function Hint({ id, children }: { id?: string; children: React.ReactNode }) {
+  return (
+    <p id={id} className="text-xs text-muted-foreground">
+      {children}
+    </p>
+  )
+}
+
+export const Code = ({ children }: { children: React.ReactNode }) => (
+  <code className="rounded bg-muted px-1 py-0.5 font-mono text-[0.8em] text-foreground">{children}</code>
+)
+
+/** The server's issues (zod paths) mapped onto the form's fields. */
+export function fieldErrorsOf(error: unknown): AgentFormErrors {
+  const errors: AgentFormErrors = {}
+  if (!(error instanceof ApiError) || !Array.isArray(error.details)) return errors
+  for (const issue of error.details as { path?: unknown; message?: string }[]) {
+    const path = Array.isArray(issue.path) ? issue.path[0] : typeof issue.path === 'string' ? issue.path.split('.')[0] : undefined
+    if (typeof path === 'string' && issue.message) (errors as Record<string, string>)[path] ??= issue.message
+  }
+  return errors
+}
+
+export function DatastorePicker({
+  value,
+  onChange,
+  invalid,
+}: {
+  value: string[]
+  onChange: (ids: string[]) => void
+  invalid: boolean
+}) {
+  const datastores = useDatastores()
+  if (datastores.isPending) return <p className="text-sm text-muted-foreground">Loading datastores…</p>
+  if (datastores.isError) return <p className="text-sm text-destructive">Could not load the datastores: {errorMessage(datastores.error)}</p>
+  const list = datastores.data ?? []
+  if (list.length === 0) {
+    return (
+      <div className="flex flex-col items-start gap-2 rounded-lg border border-dashed p-4 text-sm text-muted-foreground">
+        <span className="flex items-center gap-2">
+          <Database className="size-4" aria-hidden />
+          No datastores yet: the agent will answer from its prompts alone.
+        </span>
+        <Button asChild variant="outline" size="sm">
+          <Link href="/datastores">Create a datastore</Link>
+        </Button>
+      </div>
+    )
+  }
+  return (
+    <div className={cn('grid max-h-64 gap-1 overflow-y-auto rounded-lg border p-2', invalid && 'border-destructive')}>
+      {list.map(ds => {
+        const id = `agent-ds-${ds.id}`
+        const checked = value.includes(ds.id)
+        return (
+          <div key={ds.id} className="flex items-center gap-3 rounded-md px-2 py-1.5 hover:bg-muted/50">
+            <Checkbox id={id} checked={checked} onCheckedChange={v => onChange(v ? [...value, ds.id] : value.filter(x => x !== ds.id))} />
+            <Label htmlFor={id} className="min-w-0 flex-1 cursor-pointer font-normal">
+              <span className="truncate font-medium">{ds.name}</span>
+              {ds.nbChunks !== undefined && <span className="ml-auto shrink-0 text-xs text-muted-foreground">{ds.nbChunks.toLocaleString()} chunks</span>}
+            </Label>
+          </div>
+        )
+      })}
+    </div>
+  )
+}

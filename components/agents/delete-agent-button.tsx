@@ -1,0 +1,72 @@
+'use client'
+
+import * as React from 'react'
+import { useRouter } from 'next/navigation'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { Loader2, Trash2 } from 'lucide-react'
+import { toast } from 'sonner'
+import { apiFetch, errorMessage } from '@/components/api-client'
+import {
+  AlertDialog,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+  AlertDialogTrigger,
+} from '@/components/ui/alert-dialog'
+import { Button } from '@/components/ui/button'
+import { agentQueryKey, agentsQueryKey, type Agent } from './types'
+
+/** Deletes an agent after a confirmation; `compact` is the icon button of a table row. */
+export function DeleteAgentButton({ agent, compact = false, redirectTo }: { agent: Agent; compact?: boolean; redirectTo?: string }) {
+  const [open, setOpen] = React.useState(false)
+  const queryClient = useQueryClient()
+  const router = useRouter()
+  const remove = useMutation({
+    // spec §4.4: the body is an empty object
+    mutationFn: () => apiFetch<Agent>(`/api/agents/${encodeURIComponent(agent.id)}`, { method: 'DELETE', json: {} }),
+    onSuccess: () => {
+      setOpen(false)
+      toast.success(`Deleted “${agent.name}”`)
+      queryClient.setQueryData<Agent[]>(agentsQueryKey, list => list?.filter(a => a.id !== agent.id))
+      queryClient.removeQueries({ queryKey: agentQueryKey(agent.id) })
+      if (redirectTo) router.push(redirectTo)
+    },
+    onError: error => toast.error('Could not delete the agent', { description: errorMessage(error) }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: agentsQueryKey, exact: true }),
+  })
+  return (
+    <AlertDialog open={open} onOpenChange={next => !remove.isPending && setOpen(next)}>
+      <AlertDialogTrigger asChild>
+        {compact ? (
+          <Button variant="ghost" size="icon" className="size-8 text-destructive hover:text-destructive" aria-label={`Delete ${agent.name}`} title="Delete">
+            <Trash2 aria-hidden />
+          </Button>
+        ) : (
+          <Button variant="outline" className="text-destructive hover:text-destructive">
+            <Trash2 aria-hidden />
+            Delete
+          </Button>
+        )}
+      </AlertDialogTrigger>
+      <AlertDialogContent>
+        <AlertDialogHeader>
+          <AlertDialogTitle>Delete “{agent.name}”?</AlertDialogTitle>
+          <AlertDialogDescription>
+            Its conversations are deleted with it, and its chat page and embeds stop answering. Its datastores are kept. This
+            cannot be undone.
+          </AlertDialogDescription>
+        </AlertDialogHeader>
+        <AlertDialogFooter>
+          <AlertDialogCancel disabled={remove.isPending}>Cancel</AlertDialogCancel>
+          <Button variant="destructive" onClick={() => remove.mutate()} disabled={remove.isPending}>
+            {remove.isPending && <Loader2 className="animate-spin" aria-hidden />}
+            Delete
+          </Button>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
+  )
+}

@@ -1,0 +1,223 @@
+'use client'
+
+import * as React from 'react'
+import Link from 'next/link'
+import { useRouter } from 'next/navigation'
+import { Bot, MessageSquarePlus, MessagesSquare, Plus, SlidersHorizontal } from 'lucide-react'
+import { MODEL_LABELS, QUERY_MODEL_NAMES, type Agent } from '@/components/agents/types'
+import { useAgents } from '@/components/agents/use-agents'
+import { EmptyState } from '@/components/layout/empty-state'
+import { LoadError, useErrorToast } from '@/components/layout/query-states'
+import { Badge } from '@/components/ui/badge'
+import { Button } from '@/components/ui/button'
+import { Label } from '@/components/ui/label'
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select'
+import { Skeleton } from '@/components/ui/skeleton'
+import { Slider } from '@/components/ui/slider'
+import { Switch } from '@/components/ui/switch'
+import { cn } from '@/lib/utils'
+import { ChatComposer } from './chat-composer'
+import { ChatMessages } from './chat-messages'
+import { useAgentChat, type ChatOverrides } from './use-agent-chat'
+
+const AGENT_DEFAULT = 'agent-default'
+
+function Overrides({
+  agent,
+  value,
+  onChange,
+}: {
+  agent: Agent
+  value: ChatOverrides
+  onChange: (v: ChatOverrides) => void
+}) {
+  const overridingTemperature = value.temperature !== undefined
+  return (
+    <div className="grid gap-5" role="group" aria-label="Overrides for this conversation">
+      <div className="grid gap-2">
+        <Label htmlFor="override-model">Model</Label>
+        <Select
+          value={value.modelName ?? AGENT_DEFAULT}
+          onValueChange={v => onChange({ ...value, modelName: v === AGENT_DEFAULT ? undefined : v })}
+        >
+          <SelectTrigger id="override-model" className="w-full">
+            <SelectValue />
+          </SelectTrigger>
+          <SelectContent>
+            <SelectItem value={AGENT_DEFAULT}>Agent’s model ({MODEL_LABELS[agent.modelName] ?? agent.modelName})</SelectItem>
+            {QUERY_MODEL_NAMES.map(m => (
+              <SelectItem key={m} value={m}>
+                {MODEL_LABELS[m]}
+              </SelectItem>
+            ))}
+          </SelectContent>
+        </Select>
+      </div>
+      <div className="grid gap-3">
+        <div className="flex items-center justify-between gap-2">
+          <Label htmlFor="override-temperature-switch">Override temperature</Label>
+          <Switch
+            id="override-temperature-switch"
+            checked={overridingTemperature}
+            onCheckedChange={on => onChange({ ...value, temperature: on ? agent.temperature : undefined })}
+          />
+        </div>
+        <div className={cn('grid gap-2', !overridingTemperature && 'opacity-50')}>
+          <div className="flex justify-between text-xs text-muted-foreground">
+            <span id="override-temperature-label">Temperature</span>
+            <span className="font-mono tabular-nums">{(value.temperature ?? agent.temperature).toFixed(2)}</span>
+          </div>
+          <Slider
+            aria-labelledby="override-temperature-label"
+            min={0}
+            max={1}
+            step={0.05}
+            disabled={!overridingTemperature}
+            value={[value.temperature ?? agent.temperature]}
+            onValueChange={([v]) => onChange({ ...value, temperature: Math.round(v * 100) / 100 })}
+          />
+        </div>
+      </div>
+      <p className="text-xs text-muted-foreground">Overrides apply to the next questions only; the agent’s settings do not change.</p>
+    </div>
+  )
+}
+
+function ChatWithAgent({ agent }: { agent: Agent }) {
+  const [visitorId, setVisitorId] = React.useState<string | undefined>()
+  const [overrides, setOverrides] = React.useState<ChatOverrides>({})
+  const [showSettings, setShowSettings] = React.useState(false)
+  const chat = useAgentChat({ agentId: agent.id, visitorId, onVisitorId: setVisitorId })
+
+  return (
+    <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_18rem]">
+      <div className="flex h-[calc(100dvh-15rem)] min-h-[26rem] flex-col overflow-hidden rounded-xl border bg-muted/20 md:h-[calc(100dvh-14rem)]">
+        <div className="flex items-center justify-between gap-2 border-b bg-background px-3 py-2">
+          <p className="min-w-0 truncate text-sm text-muted-foreground" data-testid="conversation-state">
+            {chat.conversationId ? (
+              <>
+                Conversation{' '}
+                <Link href={`/agents/${agent.id}/conversations?c=${chat.conversationId}`} className="font-mono text-xs underline-offset-4 hover:underline">
+                  {chat.conversationId.slice(0, 10)}…
+                </Link>
+              </>
+            ) : (
+              'New conversation'
+            )}
+          </p>
+          <div className="flex shrink-0 gap-1">
+            <Button variant="ghost" size="sm" className="lg:hidden" onClick={() => setShowSettings(s => !s)} aria-expanded={showSettings}>
+              <SlidersHorizontal aria-hidden />
+              <span className="sr-only sm:not-sr-only">Settings</span>
+            </Button>
+            <Button variant="outline" size="sm" onClick={chat.reset} disabled={chat.messages.length === 0}>
+              <MessageSquarePlus aria-hidden />
+              New conversation
+            </Button>
+          </div>
+        </div>
+        {showSettings && (
+          <div className="border-b bg-background p-4 lg:hidden">
+            <Overrides agent={agent} value={overrides} onChange={setOverrides} />
+          </div>
+        )}
+        <ChatMessages
+          messages={chat.messages}
+          empty={
+            <div className="flex h-full flex-col items-center justify-center gap-2 p-6 text-center">
+              <span className="flex size-10 items-center justify-center rounded-full bg-muted">
+                <Bot className="size-5 text-muted-foreground" aria-hidden />
+              </span>
+              <p className="font-medium">Ask {agent.name} something</p>
+              <p className="max-w-sm text-sm text-muted-foreground">
+                The answer streams in as it is written, with the sources it was drawn from. Follow-up questions continue the
+                conversation.
+              </p>
+            </div>
+          }
+        />
+        <ChatComposer onSend={text => void chat.send(text, overrides)} onStop={chat.stop} busy={chat.busy} placeholder={`Ask ${agent.name}…`} />
+      </div>
+      <aside className="hidden h-fit rounded-xl border p-4 lg:block">
+        <h2 className="mb-4 text-sm font-semibold">Settings</h2>
+        <Overrides agent={agent} value={overrides} onChange={setOverrides} />
+      </aside>
+    </div>
+  )
+}
+
+export function Playground({ initialAgentId }: { initialAgentId?: string }) {
+  const agents = useAgents()
+  const router = useRouter()
+  const [agentId, setAgentId] = React.useState(initialAgentId)
+  useErrorToast(agents.error, 'playground-agents-error', 'agents')
+
+  const list = agents.data ?? []
+  const agent = list.find(a => a.id === agentId) ?? (agentId ? undefined : list[0])
+
+  if (agents.isError && !agents.data) {
+    return <LoadError error={agents.error} onRetry={() => void agents.refetch()} retrying={agents.isFetching} />
+  }
+  if (agents.isPending) return <Skeleton className="h-[28rem] w-full rounded-xl" />
+  if (list.length === 0) {
+    return (
+      <EmptyState
+        icon={MessagesSquare}
+        title="Nothing to chat with yet"
+        action={
+          <Button asChild>
+            <Link href="/agents/new">
+              <Plus aria-hidden />
+              New agent
+            </Link>
+          </Button>
+        }
+      >
+        Create an agent first: then choose it here and ask questions. Answers stream in as they are written, with their
+        sources.
+      </EmptyState>
+    )
+  }
+
+  return (
+    <div className="grid gap-4">
+      <div className="flex flex-wrap items-center gap-3">
+        <Label htmlFor="playground-agent">Agent</Label>
+        <Select
+          value={agent?.id ?? ''}
+          onValueChange={id => {
+            setAgentId(id)
+            router.replace(`/playground?agent=${encodeURIComponent(id)}`, { scroll: false })
+          }}
+        >
+          <SelectTrigger id="playground-agent" className="w-full max-w-xs">
+            <SelectValue placeholder="Choose an agent" />
+          </SelectTrigger>
+          <SelectContent>
+            {list.map(a => (
+              <SelectItem key={a.id} value={a.id}>
+                {a.name}
+              </SelectItem>
+            ))}
+          </SelectContent>
+        </Select>
+        {agent && (
+          <>
+            <Badge variant="outline">{MODEL_LABELS[agent.modelName] ?? agent.modelName}</Badge>
+            <span className="text-sm text-muted-foreground">
+              {agent.datastoreIds.length} datastore{agent.datastoreIds.length === 1 ? '' : 's'}
+            </span>
+          </>
+        )}
+      </div>
+      {agent ? (
+        // a new agent starts a new conversation
+        <ChatWithAgent key={agent.id} agent={agent} />
+      ) : (
+        <EmptyState icon={MessagesSquare} title="This agent does not exist">
+          It may have been deleted. Choose another agent above.
+        </EmptyState>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,152 @@
+'use client'
+
+import * as React from 'react'
+import { useRouter } from 'next/navigation'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { AlertCircle, Loader2, Trash2 } from 'lucide-react'
+import { toast } from 'sonner'
+import { apiFetch, errorMessage } from '@/components/api-client'
+import {
+  AlertDialog,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+  AlertDialogTrigger,
+} from '@/components/ui/alert-dialog'
+import { Button } from '@/components/ui/button'
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card'
+import { Input } from '@/components/ui/input'
+import { Label } from '@/components/ui/label'
+import { Textarea } from '@/components/ui/textarea'
+import { datastoreQueryKey, datastoresQueryKey, type Datastore } from './types'
+
+function DeleteDatastore({ datastore }: { datastore: Datastore }) {
+  const [open, setOpen] = React.useState(false)
+  const router = useRouter()
+  const queryClient = useQueryClient()
+  const remove = useMutation({
+    mutationFn: () => apiFetch<Datastore>(`/api/datastores/${encodeURIComponent(datastore.id)}`, { method: 'DELETE' }),
+    onSuccess: () => {
+      toast.success(`Deleted “${datastore.name}”`)
+      queryClient.removeQueries({ queryKey: datastoreQueryKey(datastore.id) })
+      void queryClient.invalidateQueries({ queryKey: datastoresQueryKey, exact: true })
+      router.push('/datastores')
+    },
+    onError: error => toast.error('Could not delete the datastore', { description: errorMessage(error) }),
+  })
+  return (
+    <AlertDialog open={open} onOpenChange={next => !remove.isPending && setOpen(next)}>
+      <AlertDialogTrigger asChild>
+        <Button variant="destructive">
+          <Trash2 aria-hidden />
+          Delete datastore
+        </Button>
+      </AlertDialogTrigger>
+      <AlertDialogContent>
+        <AlertDialogHeader>
+          <AlertDialogTitle>Delete “{datastore.name}”?</AlertDialogTitle>
+          <AlertDialogDescription>
+            Its {datastore.nbDatasources ?? 0} datasources and every chunk go with it, and agents that read it stop finding
+            them. This cannot be undone.
+          </AlertDialogDescription>
+        </AlertDialogHeader>
+        <AlertDialogFooter>
+          <AlertDialogCancel disabled={remove.isPending}>Cancel</AlertDialogCancel>
+          <Button variant="destructive" onClick={() => remove.mutate()} disabled={remove.isPending}>
+            {remove.isPending && <Loader2 className="animate-spin" aria-hidden />}
+            Delete
+          </Button>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
+  )
+}
+
+export function DatastoreSettings({ datastore }: { datastore: Datastore }) {
+  const queryClient = useQueryClient()
+  const [name, setName] = React.useState(datastore.name)
+  const [description, setDescription] = React.useState(datastore.description ?? '')
+  const [chunkSize, setChunkSize] = React.useState(String(datastore.chunkSize ?? 512))
+  const [chunkOverlap, setChunkOverlap] = React.useState(String(datastore.chunkOverlap ?? 64))
+  const [problem, setProblem] = React.useState<string | null>(null)
+
+  const save = useMutation({
+    mutationFn: (body: unknown) => apiFetch<Datastore>(`/api/datastores/${encodeURIComponent(datastore.id)}`, { method: 'PATCH', json: body }),
+    onSuccess: updated => {
+      queryClient.setQueryData(datastoreQueryKey(datastore.id), updated)
+      void queryClient.invalidateQueries({ queryKey: datastoresQueryKey, exact: true })
+      toast.success('Saved')
+    },
+  })
+
+  function onSubmit(e: React.FormEvent) {
+    e.preventDefault()
+    const size = Number(chunkSize)
+    const overlap = Number(chunkOverlap)
+    if (!name.trim()) return setProblem('Give the datastore a name')
+    if (!Number.isInteger(size) || size < 64 || size > 4096) return setProblem('Chunk size must be a whole number from 64 to 4096 tokens')
+    if (!Number.isInteger(overlap) || overlap < 0 || overlap > 1024) return setProblem('Overlap must be a whole number from 0 to 1024 tokens')
+    if (overlap >= size) return setProblem('Overlap must be smaller than the chunk size')
+    setProblem(null)
+    save.mutate({ name: name.trim(), description: description.trim() || null, chunkSize: size, chunkOverlap: overlap })
+  }
+
+  const message = problem ?? (save.isError ? errorMessage(save.error) : null)
+
+  return (
+    <div className="grid gap-6">
+      <Card>
+        <form onSubmit={onSubmit} noValidate className="grid gap-6">
+          <CardHeader>
+            <CardTitle>Datastore</CardTitle>
+            <CardDescription>Chunking applies to content synced after a change: re-sync a datasource to apply it to it.</CardDescription>
+          </CardHeader>
+          <CardContent className="grid gap-4">
+            <div className="grid gap-2">
+              <Label htmlFor="ds-settings-name">Name</Label>
+              <Input id="ds-settings-name" value={name} onChange={e => setName(e.target.value)} maxLength={200} />
+            </div>
+            <div className="grid gap-2">
+              <Label htmlFor="ds-settings-description">Description</Label>
+              <Textarea id="ds-settings-description" value={description} onChange={e => setDescription(e.target.value)} rows={3} maxLength={5000} />
+            </div>
+            <div className="grid gap-4 sm:grid-cols-2">
+              <div className="grid gap-2">
+                <Label htmlFor="ds-settings-chunk-size">Chunk size (tokens)</Label>
+                <Input id="ds-settings-chunk-size" type="number" min={64} max={4096} value={chunkSize} onChange={e => setChunkSize(e.target.value)} />
+              </div>
+              <div className="grid gap-2">
+                <Label htmlFor="ds-settings-chunk-overlap">Overlap (tokens)</Label>
+                <Input id="ds-settings-chunk-overlap" type="number" min={0} max={1024} value={chunkOverlap} onChange={e => setChunkOverlap(e.target.value)} />
+              </div>
+            </div>
+            {message && (
+              <p role="alert" className="flex items-start gap-2 text-sm text-destructive">
+                <AlertCircle className="mt-0.5 size-4 shrink-0" aria-hidden />
+                {message}
+              </p>
+            )}
+          </CardContent>
+          <CardFooter>
+            <Button type="submit" disabled={save.isPending}>
+              {save.isPending && <Loader2 className="animate-spin" aria-hidden />}
+              Save changes
+            </Button>
+          </CardFooter>
+        </form>
+      </Card>
+      <Card className="border-destructive/30">
+        <CardHeader>
+          <CardTitle>Delete this datastore</CardTitle>
+          <CardDescription>Removes every datasource and chunk in it. Agents keep working, without this knowledge.</CardDescription>
+        </CardHeader>
+        <CardFooter>
+          <DeleteDatastore datastore={datastore} />
+        </CardFooter>
+      </Card>
+    </div>
+  )
+}

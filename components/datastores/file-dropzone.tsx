@@ -1,0 +1,204 @@
+'use client'
+
+import * as React from 'react'
+import { useDropzone, type FileRejection } from 'react-dropzone'
+import { useQueryClient } from '@tanstack/react-query'
+import { CircleAlert, CircleCheck, FileUp, Loader2, Upload, X } from 'lucide-react'
+import { toast } from 'sonner'
+import { errorMessage } from '@/components/api-client'
+import { Button, buttonVariants } from '@/components/ui/button'
+import { Progress } from '@/components/ui/progress'
+import { cn } from '@/lib/utils'
+import { datasourcesQueryKey } from './types'
+import { ACCEPTED_FILES, ACCEPTED_LABEL, formatBytes, MAX_FILE_BYTES, MAX_FILE_MB, uploadFile } from './upload-files'
+
+type UploadState = 'queued' | 'uploading' | 'done' | 'failed' | 'refused'
+
+interface UploadItem {
+  key: string
+  name: string
+  size: number
+  state: UploadState
+  progress: number
+  message?: string
+}
+
+/** How many files go up at once; the rest wait their turn. */
+const PARALLEL_UPLOADS = 3
+
+let nextKey = 0
+
+function refusalReason(rejection: FileRejection): string {
+  const codes = rejection.errors.map(e => e.code)
+  if (codes.includes('file-invalid-type')) return `Not an accepted type. Accepted: ${ACCEPTED_LABEL}.`
+  if (codes.includes('file-too-large')) return `Larger than ${MAX_FILE_MB} MB.`
+  return rejection.errors.map(e => e.message).join('; ')
+}
+
+function ItemIcon({ state }: { state: UploadState }) {
+  if (state === 'done') return <CircleCheck className="size-4 text-emerald-600" aria-hidden />
+  if (state === 'failed' || state === 'refused') return <CircleAlert className="size-4 text-destructive" aria-hidden />
+  if (state === 'uploading') return <Loader2 className="size-4 animate-spin text-muted-foreground" aria-hidden />
+  return <FileUp className="size-4 text-muted-foreground" aria-hidden />
+}
+
+const STATE_TEXT: Record<UploadState, string> = {
+  queued: 'Waiting',
+  uploading: 'Uploading',
+  done: 'Uploaded, syncing',
+  failed: 'Failed',
+  refused: 'Refused',
+}
+
+/** Drop many files at once: each is checked (type, size) before it leaves, then uploaded with its own progress. */
+export function FileDropzone({ datastoreId }: { datastoreId: string }) {
+  const [items, setItems] = React.useState<UploadItem[]>([])
+  const files = React.useRef(new Map<string, File>())
+  const running = React.useRef(0)
+  const queryClient = useQueryClient()
+
+  const update = React.useCallback((key: string, patch: Partial<UploadItem>) => {
+    setItems(list => list.map(i => (i.key === key ? { ...i, ...patch } : i)))
+  }, [])
+
+  const queue = React.useRef<string[]>([])
+
+  // starts waiting uploads while fewer than PARALLEL_UPLOADS are under way; each one that ends starts the next
+  const pump = React.useCallback(
+    function pumpUploads() {
+      while (running.current < PARALLEL_UPLOADS && queue.current.length > 0) {
+        const key = queue.current.shift()!
+        const file = files.current.get(key)
+        if (!file) continue
+        running.current += 1
+        update(key, { state: 'uploading' })
+        void uploadFile(datastoreId, file, { onProgress: p => update(key, { progress: p }) })
+          .then(() => {
+            update(key, { state: 'done', progress: 1 })
+            void queryClient.invalidateQueries({ queryKey: datasourcesQueryKey(datastoreId) })
+          })
+          .catch(error => update(key, { state: 'failed', message: errorMessage(error) }))
+          .finally(() => {
+            running.current -= 1
+            files.current.delete(key)
+            pumpUploads()
+          })
+      }
+    },
+    [datastoreId, queryClient, update],
+  )
+
+  const onDrop = React.useCallback(
+    (accepted: File[], rejected: FileRejection[]) => {
+      const added: UploadItem[] = []
+      for (const file of accepted) {
+        const key = `u${nextKey++}`
+        files.current.set(key, file)
+        queue.current.push(key)
+        added.push({ key, name: file.name, size: file.size, state: 'queued', progress: 0 })
+      }
+      for (const r of rejected) {
+        added.push({ key: `u${nextKey++}`, name: r.file.name, size: r.file.size, state: 'refused', progress: 0, message: refusalReason(r) })
+      }
+      if (rejected.length > 0) {
+        toast.error(rejected.length === 1 ? `“${rejected[0].file.name}” was refused` : `${rejected.length} files were refused`, {
+          description: `Accepted: ${ACCEPTED_LABEL}, up to ${MAX_FILE_MB} MB each.`,
+        })
+      }
+      setItems(list => [...added, ...list])
+      if (accepted.length > 0) pump()
+    },
+    [pump],
+  )
+
+  const { getRootProps, getInputProps, isDragActive, isDragReject } = useDropzone({
+    onDrop,
+    accept: ACCEPTED_FILES,
+    maxSize: MAX_FILE_BYTES,
+    multiple: true,
+    noClick: false,
+  })
+
+  const finished = items.filter(i => i.state === 'done' || i.state === 'failed' || i.state === 'refused').length
+  const uploading = items.some(i => i.state === 'uploading' || i.state === 'queued')
+
+  return (
+    <div className="grid gap-3">
+      <div
+        {...getRootProps({
+          role: 'button',
+          'aria-label': 'Upload files: drop them here, or press Enter to choose them',
+          'aria-describedby': 'dropzone-accepted',
+        })}
+        data-testid="dropzone"
+        className={cn(
+          'flex cursor-pointer flex-col items-center justify-center gap-2 rounded-xl border-2 border-dashed px-6 py-8 text-center transition-colors outline-none',
+          'hover:border-ring/60 hover:bg-muted/40 focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50',
+          isDragActive && 'border-ring bg-muted/60',
+          isDragReject && 'border-destructive bg-destructive/5',
+        )}
+      >
+        <input {...getInputProps()} data-testid="dropzone-input" />
+        <span className="flex size-10 items-center justify-center rounded-full bg-muted">
+          <Upload className="size-5 text-muted-foreground" aria-hidden />
+        </span>
+        <p className="text-sm font-medium">
+          {isDragReject ? 'Some of these files are not accepted' : isDragActive ? 'Drop the files to upload them' : 'Drop files here, or click to choose'}
+        </p>
+        <p id="dropzone-accepted" className="max-w-md text-xs text-muted-foreground">
+          {ACCEPTED_LABEL}. Up to {MAX_FILE_MB} MB each; many at once.
+        </p>
+        {/* the whole zone is the button (Enter or Space opens the file chooser); this only looks like one */}
+        <span aria-hidden className={cn(buttonVariants({ variant: 'outline', size: 'sm' }), 'mt-1')}>
+          Choose files
+        </span>
+      </div>
+
+      {items.length > 0 && (
+        <div className="grid gap-2">
+          <div className="flex items-center justify-between">
+            <p className="text-sm text-muted-foreground" role="status">
+              {uploading ? `Uploading ${items.filter(i => i.state === 'uploading' || i.state === 'queued').length} of ${items.length}…` : `${finished} file${finished === 1 ? '' : 's'} handled`}
+            </p>
+            {finished > 0 && (
+              <Button
+                type="button"
+                variant="ghost"
+                size="sm"
+                onClick={() => setItems(list => list.filter(i => i.state === 'queued' || i.state === 'uploading'))}
+              >
+                <X aria-hidden />
+                Clear finished
+              </Button>
+            )}
+          </div>
+          <ul className="grid gap-2" aria-label="Uploads">
+            {items.map(item => (
+              <li key={item.key} data-testid="upload-item" data-state={item.state} className="rounded-lg border px-3 py-2">
+                <div className="flex items-center gap-2">
+                  <ItemIcon state={item.state} />
+                  <span className="min-w-0 flex-1 truncate text-sm font-medium" title={item.name}>
+                    {item.name}
+                  </span>
+                  <span className="shrink-0 text-xs text-muted-foreground tabular-nums">{formatBytes(item.size)}</span>
+                  <span
+                    className={cn(
+                      'shrink-0 text-xs',
+                      item.state === 'failed' || item.state === 'refused' ? 'text-destructive' : 'text-muted-foreground',
+                    )}
+                  >
+                    {item.state === 'uploading' ? `${Math.round(item.progress * 100)}%` : STATE_TEXT[item.state]}
+                  </span>
+                </div>
+                {(item.state === 'uploading' || item.state === 'queued') && (
+                  <Progress value={item.progress * 100} className="mt-2 h-1.5" aria-label={`Upload of ${item.name}`} />
+                )}
+                {item.message && <p className="mt-1 text-xs text-destructive">{item.message}</p>}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,211 @@
+'use client'
+
+import * as React from 'react'
+import { useMutation, useQuery } from '@tanstack/react-query'
+import { AlertCircle, Info, Loader2, Search, SearchX } from 'lucide-react'
+import { apiFetch, errorMessage } from '@/components/api-client'
+import { EmptyState } from '@/components/layout/empty-state'
+import { Badge } from '@/components/ui/badge'
+import { Button } from '@/components/ui/button'
+import { Checkbox } from '@/components/ui/checkbox'
+import { Input } from '@/components/ui/input'
+import { Label } from '@/components/ui/label'
+import { DatasourceStatusBadge } from './datasource-status-badge'
+import { datasourcesQueryKey, type Datasource, type DatasourcePage, type Datastore, type Fragment } from './types'
+
+const TOP_K_MAX = 100
+
+function splitList(value: string): string[] {
+  return value
+    .split(/[,\n]/)
+    .map(v => v.trim())
+    .filter(Boolean)
+}
+
+function FragmentCard({ fragment, rank }: { fragment: Fragment; rank: number }) {
+  const [open, setOpen] = React.useState(false)
+  const long = fragment.text.length > 600
+  const isUrl = /^https?:\/\//i.test(fragment.source)
+  return (
+    <li data-testid="fragment" className="grid gap-2 rounded-xl border p-4">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-muted-foreground">
+        <span className="font-semibold text-foreground">#{rank}</span>
+        <Badge variant="secondary" className="font-mono tabular-nums" title="Score: higher is a better match">
+          score {fragment.score.toFixed(4)}
+        </Badge>
+        <span>
+          from <span className="font-medium text-foreground">{fragment.datasource_name}</span>
+        </span>
+        {fragment.custom_id && (
+          <span>
+            custom_id <code className="font-mono">{fragment.custom_id}</code>
+          </span>
+        )}
+      </div>
+      <p className={`text-sm whitespace-pre-wrap break-words ${!open && long ? 'line-clamp-6' : ''}`} data-testid="fragment-text">
+        {fragment.text}
+      </p>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <span className="min-w-0 truncate text-xs text-muted-foreground" title={fragment.source}>
+          Source:{' '}
+          {isUrl ? (
+            <a href={fragment.source} target="_blank" rel="noopener noreferrer" className="underline underline-offset-4">
+              {fragment.source}
+            </a>
+          ) : (
+            fragment.source
+          )}
+        </span>
+        {long && (
+          <Button type="button" variant="link" size="sm" className="h-auto p-0" onClick={() => setOpen(o => !o)} aria-expanded={open}>
+            {open ? 'Show less' : 'Show all'}
+          </Button>
+        )}
+      </div>
+    </li>
+  )
+}
+
+/** Query the datastore as an agent would, and see the fragments it would retrieve. */
+export function SearchTester({ datastore }: { datastore: Datastore }) {
+  const [query, setQuery] = React.useState('')
+  const [topK, setTopK] = React.useState('5')
+  const [customIds, setCustomIds] = React.useState('')
+  const [selected, setSelected] = React.useState<string[]>([])
+  const [problem, setProblem] = React.useState<string | null>(null)
+
+  const sources = useQuery({
+    queryKey: [...datasourcesQueryKey(datastore.id), 'for-filter'],
+    queryFn: () => apiFetch<DatasourcePage>(`/api/datastores/${encodeURIComponent(datastore.id)}/datasources?limit=200`),
+  })
+
+  const search = useMutation({
+    mutationFn: (body: unknown) =>
+      apiFetch<Fragment[]>(`/api/datastores/${encodeURIComponent(datastore.id)}/query`, { method: 'POST', json: body }),
+  })
+
+  function onSubmit(e: React.FormEvent) {
+    e.preventDefault()
+    const k = Number(topK)
+    if (!query.trim()) return setProblem('Type what you are looking for')
+    if (!Number.isInteger(k) || k < 1 || k > TOP_K_MAX) return setProblem(`Results must be a whole number from 1 to ${TOP_K_MAX}`)
+    setProblem(null)
+    const ids = splitList(customIds)
+    const filters = ids.length || selected.length ? { ...(ids.length ? { custom_ids: ids } : {}), ...(selected.length ? { datasource_ids: selected } : {}) } : undefined
+    search.mutate({ query, topK: k, filters })
+  }
+
+  const datasourceList: Datasource[] = sources.data?.items ?? []
+
+  return (
+    <div className="grid gap-6 lg:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]">
+      <form onSubmit={onSubmit} className="grid h-fit gap-4 rounded-xl border p-4" noValidate aria-label="Search tester">
+        <div className="grid gap-2">
+          <Label htmlFor="search-query">Query</Label>
+          <Input
+            id="search-query"
+            value={query}
+            onChange={e => setQuery(e.target.value)}
+            placeholder="e.g. How long is the warranty?"
+            autoComplete="off"
+            aria-invalid={(!!problem && !query.trim()) || undefined}
+          />
+        </div>
+        <div className="grid gap-2">
+          <Label htmlFor="search-topk">Results (topK)</Label>
+          <Input
+            id="search-topk"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={TOP_K_MAX}
+            step={1}
+            value={topK}
+            onChange={e => setTopK(e.target.value)}
+            className="w-28"
+          />
+        </div>
+        <div className="grid gap-2">
+          <Label htmlFor="search-custom-ids">
+            custom_ids <span className="font-normal text-muted-foreground">(optional, comma-separated)</span>
+          </Label>
+          <Input id="search-custom-ids" value={customIds} onChange={e => setCustomIds(e.target.value)} placeholder="tenant-a, tenant-b" autoComplete="off" />
+        </div>
+        <fieldset className="grid gap-2">
+          <legend className="mb-1 text-sm font-medium">
+            Only these datasources <span className="font-normal text-muted-foreground">(optional)</span>
+          </legend>
+          {datasourceList.length === 0 ? (
+            <p className="text-xs text-muted-foreground">{sources.isPending ? 'Loading…' : 'No datasources yet.'}</p>
+          ) : (
+            <div className="grid max-h-48 gap-1.5 overflow-y-auto rounded-md border p-2">
+              {datasourceList.map(ds => {
+                const id = `filter-ds-${ds.id}`
+                return (
+                  <div key={ds.id} className="flex items-center gap-2">
+                    <Checkbox
+                      id={id}
+                      checked={selected.includes(ds.id)}
+                      onCheckedChange={v => setSelected(s => (v ? [...s, ds.id] : s.filter(x => x !== ds.id)))}
+                    />
+                    <Label htmlFor={id} className="min-w-0 flex-1 truncate font-normal" title={ds.name}>
+                      {ds.name}
+                    </Label>
+                    {ds.status !== 'synched' && <DatasourceStatusBadge status={ds.status} />}
+                  </div>
+                )
+              })}
+            </div>
+          )}
+        </fieldset>
+        {problem && (
+          <p role="alert" className="flex items-start gap-2 text-sm text-destructive">
+            <AlertCircle className="mt-0.5 size-4 shrink-0" aria-hidden />
+            {problem}
+          </p>
+        )}
+        <Button type="submit" disabled={search.isPending}>
+          {search.isPending ? <Loader2 className="animate-spin" aria-hidden /> : <Search aria-hidden />}
+          Search
+        </Button>
+      </form>
+
+      <section aria-label="Search results" aria-live="polite" className="grid h-fit gap-3">
+        {datastore.searchMode === 'fulltext' && (
+          <p className="flex items-start gap-2 rounded-lg bg-muted px-3 py-2 text-xs text-muted-foreground">
+            <Info className="mt-0.5 size-3.5 shrink-0" aria-hidden />
+            No embeddings provider is configured on the server, so search matches words only (full text), not meaning.
+          </p>
+        )}
+        {search.isError ? (
+          <p role="alert" className="flex items-start gap-2 rounded-xl border border-destructive/30 bg-destructive/5 p-4 text-sm text-destructive">
+            <AlertCircle className="mt-0.5 size-4 shrink-0" aria-hidden />
+            {errorMessage(search.error)}
+          </p>
+        ) : search.data ? (
+          search.data.length === 0 ? (
+            <EmptyState icon={SearchX} title="Nothing matched">
+              No synced fragment matches this query and these filters. Content still syncing is not searched yet.
+            </EmptyState>
+          ) : (
+            <>
+              <p className="text-sm text-muted-foreground">
+                {search.data.length} fragment{search.data.length === 1 ? '' : 's'}, best first
+              </p>
+              <ol className="grid gap-3">
+                {search.data.map((f, i) => (
+                  <FragmentCard key={`${f.datasource_id}-${i}`} fragment={f} rank={i + 1} />
+                ))}
+              </ol>
+            </>
+          )
+        ) : (
+          <EmptyState icon={Search} title="Try a question">
+            Type what a user might ask: you will see the fragments an agent reading this datastore would receive, with their
+            scores and sources.
+          </EmptyState>
+        )}
+      </section>
+    </div>
+  )
+}

@@ -1,0 +1,110 @@
+import { describe, expect, test } from 'vitest'
+import { AgentCreateBody, AgentUpdateBody } from '@/lib/agents/agent-schemas'
+import { agentToFormValues, EMPTY_AGENT_FORM, toAgentBody, validateAgentForm, type AgentFormValues } from '@/components/agents/agent-form-schema'
+
+// The dashboard's agent form checks its fields in the browser with the API's rules: whatever the form accepts, the
+// API accepts (create and update alike), and what the form refuses, the API refuses too.
+
+const valid: AgentFormValues = {
+  ...EMPTY_AGENT_FORM,
+  name: 'Support',
+  description: 'Answers customers',
+  modelName: 'model_4_32k',
+  temperature: 0.35,
+  visibility: 'public',
+  systemPrompt: 'You are helpful.\n{context}',
+  userPrompt: 'Question: {query}',
+  datastoreIds: ['ds_1', 'ds_2'],
+  promptType: 'customer_support',
+  promptTemplate: 'Be brief.',
+}
+
+const cases: [string, Partial<AgentFormValues>][] = [
+  ['an empty name', { name: '' }],
+  ['a name of spaces only', { name: '   ' }],
+  ['a name of 201 characters', { name: 'x'.repeat(201) }],
+  ['a description of 2001 characters', { description: 'x'.repeat(2001) }],
+  ['a temperature below 0', { temperature: -0.01 }],
+  ['a temperature above 1', { temperature: 1.01 }],
+  ['a system prompt of 20001 characters', { systemPrompt: 'x'.repeat(20_001) }],
+  ['a user prompt of 20001 characters', { userPrompt: 'x'.repeat(20_001) }],
+  ['a prompt template of 20001 characters', { promptTemplate: 'x'.repeat(20_001) }],
+  ['51 datastores', { datastoreIds: Array.from({ length: 51 }, (_, i) => `ds_${i}`) }],
+]
+
+const edges: [string, Partial<AgentFormValues>][] = [
+  ['a name of exactly 200 characters', { name: 'x'.repeat(200) }],
+  ['a description of exactly 2000 characters', { description: 'x'.repeat(2000) }],
+  ['temperature 0', { temperature: 0 }],
+  ['temperature 1', { temperature: 1 }],
+  ['an empty description', { description: '' }],
+  ['empty prompts', { systemPrompt: '', userPrompt: '', promptTemplate: '', promptType: '' }],
+  ['50 datastores', { datastoreIds: Array.from({ length: 50 }, (_, i) => `ds_${i}`) }],
+]
+
+describe('the agent form', () => {
+  test('a complete form passes, and its body is accepted by the API on create and on update', () => {
+    expect(validateAgentForm(valid)).toBeNull()
+    const body = toAgentBody(valid)
+    expect(AgentCreateBody.safeParse(body).success).toBe(true)
+    expect(AgentUpdateBody.safeParse(body).success).toBe(true)
+  })
+
+  test.each(cases)('refuses %s, as the API does', (_, change) => {
+    const values = { ...valid, ...change }
+    const errors = validateAgentForm(values)
+    expect(errors).not.toBeNull()
+    expect(Object.keys(errors!)).toEqual(Object.keys(change))
+    expect(AgentCreateBody.safeParse(toAgentBody(values)).success).toBe(false)
+  })
+
+  test.each(edges)('accepts %s, as the API does', (_, change) => {
+    const values = { ...valid, ...change }
+    expect(validateAgentForm(values)).toBeNull()
+    expect(AgentCreateBody.safeParse(toAgentBody(values)).success).toBe(true)
+    expect(AgentUpdateBody.safeParse(toAgentBody(values)).success).toBe(true)
+  })
+
+  test('the update body always carries the description PATCH requires, even when it is empty', () => {
+    const body = toAgentBody({ ...valid, description: '' })
+    expect(body.description).toBe('')
+    expect(AgentUpdateBody.safeParse(body).success).toBe(true)
+  })
+
+  test('empty prompts are sent as null, so the agent uses the defaults', () => {
+    const body = toAgentBody({ ...valid, systemPrompt: ' ', userPrompt: '', promptType: '', promptTemplate: '' })
+    expect(body).toMatchObject({ systemPrompt: null, userPrompt: null, promptType: null, promptTemplate: null })
+  })
+
+  test('an agent read from the API fills the form and comes back unchanged', () => {
+    const agent = {
+      id: 'a1',
+      name: 'Support',
+      description: 'd',
+      modelName: 'model_4' as const,
+      temperature: 0.2,
+      visibility: 'private' as const,
+      systemPrompt: null,
+      userPrompt: 'Q: {query}',
+      promptType: null,
+      promptTemplate: null,
+      datastoreIds: ['x'],
+      createdAt: '',
+      updatedAt: '',
+    }
+    const values = agentToFormValues(agent)
+    expect(validateAgentForm(values)).toBeNull()
+    expect(toAgentBody(values)).toEqual({
+      name: 'Support',
+      description: 'd',
+      modelName: 'model_4',
+      temperature: 0.2,
+      visibility: 'private',
+      systemPrompt: null,
+      userPrompt: 'Q: {query}',
+      promptType: null,
+      promptTemplate: null,
+      datastoreIds: ['x'],
+    })
+  })
+})
