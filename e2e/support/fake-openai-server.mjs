@@ -1,7 +1,8 @@
 // A small OpenAI-compatible server for tests: /v1/embeddings and /v1/chat/completions (JSON and SSE streaming),
 // on 127.0.0.1 only. Tests start it in-process (startFakeOpenAI) or as a process: `node fake-openai-server.mjs PORT`.
 // Embeddings are a hashed bag of words, so texts sharing words are near each other, deterministically.
-// Behaviour is scriptable per test: POST /__control {reply, mode, delayMs, firstTokenDelayMs}; GET /__requests.
+// Behaviour is scriptable per test: POST /__control {reply, mode, delayMs, firstTokenDelayMs, embeddingsMode,
+// embeddingsDelayMs}; GET /__requests. Modes: error, hang, drop, drop-mid-stream, hang-mid-stream.
 import http from 'node:http'
 import { createHash } from 'node:crypto'
 
@@ -38,6 +39,7 @@ export async function startFakeOpenAI({ port = 0, host = '127.0.0.1' } = {}) {
   const sockets = new Set()
 
   const server = http.createServer(async (req, res) => {
+    const receivedAt = performance.now()
     const chunks = []
     for await (const c of req) chunks.push(c)
     const raw = Buffer.concat(chunks).toString('utf8')
@@ -56,6 +58,8 @@ export async function startFakeOpenAI({ port = 0, host = '127.0.0.1' } = {}) {
       const dims = body.dimensions ?? DEFAULT_DIMENSIONS
       requests.push({ path: url.pathname, body: { model: body.model, count: inputs.length, dimensions: body.dimensions } })
       if (behaviour.embeddingsMode === 'error') return json(500, { error: { message: 'embeddings failed (fake)' } })
+      // embeddingsDelayMs: a slow embeddings model (a job then stays mid-sync long enough to be interrupted)
+      if (behaviour.embeddingsDelayMs) await sleep(behaviour.embeddingsDelayMs)
       return json(200, {
         object: 'list',
         model: body.model,
@@ -65,14 +69,21 @@ export async function startFakeOpenAI({ port = 0, host = '127.0.0.1' } = {}) {
     }
 
     if (url.pathname === '/v1/chat/completions') {
-      requests.push({ path: url.pathname, headers: { authorization: req.headers.authorization }, body })
+      // receivedAt / firstTokenAt / finishedAt: performance.now() of this process, for benchmarks that subtract the model's time
+      const record = { path: url.pathname, headers: { authorization: req.headers.authorization }, body, clientClosed: false, receivedAt }
+      requests.push(record)
+      // clientClosed: the caller closed the connection before the answer was complete (an aborted model call)
+      res.on('close', () => { if (!res.writableFinished && !record.dropped) record.clientClosed = true })
       const b = { ...behaviour }
       const reply = b.reply ?? defaultReply(body)
       const usage = { prompt_tokens: 42, completion_tokens: reply.length, total_tokens: 42 + reply.length }
       if (b.mode === 'hang') return // never answers: the caller's timeout or abort must end it
       if (b.mode === 'error') return json(500, { error: { message: 'The model is overloaded (fake)', type: 'server_error' } })
+      // drop: the connection is closed before any answer, streaming or not
+      if (b.mode === 'drop') { record.dropped = true; req.socket.destroy(); return }
       if (b.firstTokenDelayMs) await sleep(b.firstTokenDelayMs)
       if (!body.stream) {
+        record.firstTokenAt = record.finishedAt = performance.now()
         return json(200, {
           id: 'chatcmpl-fake', object: 'chat.completion', created: Math.floor(Date.now() / 1000), model: body.model,
           choices: [{ index: 0, message: { role: 'assistant', content: reply }, finish_reason: 'stop' }],
@@ -86,14 +97,16 @@ export async function startFakeOpenAI({ port = 0, host = '127.0.0.1' } = {}) {
       const pieces = splitIntoPieces(reply)
       for (const [i, piece] of pieces.entries()) {
         if (res.destroyed) return
-        if (b.mode === 'drop-mid-stream' && i === Math.floor(pieces.length / 2)) { req.socket.destroy(); return }
+        if (b.mode === 'drop-mid-stream' && i === Math.floor(pieces.length / 2)) { record.dropped = true; req.socket.destroy(); return }
         if (b.mode === 'hang-mid-stream' && i === Math.floor(pieces.length / 2)) return
         send({ ...base, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] })
+        record.firstTokenAt ??= performance.now()
         await sleep(b.delayMs ?? 20)
       }
       send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })
       if (body.stream_options?.include_usage) send({ ...base, choices: [], usage })
       res.end('data: [DONE]\n\n')
+      record.finishedAt = performance.now()
       return
     }
     json(404, { error: { message: `no route ${url.pathname}` } })

@@ -1,0 +1,36 @@
+import { identify, type TenantContext } from '@/lib/auth/tenant'
+import { getPrisma } from '@/lib/db/client'
+import { NotFound, Unauthorized } from '@/lib/http/errors'
+import type { AgentWithDatastores } from './agent-resource'
+
+/**
+ * Who may use an agent: a caller of its organization (API key or dashboard session), or anyone when the agent is
+ * public (the embeddable chat). A caller of another organization is treated as anyone. A private agent answers
+ * 401 to a caller without credentials (as an unknown id does, so its existence is not revealed) and 404 to one
+ * with credentials of another organization.
+ */
+export interface AgentAccess {
+  agent: AgentWithDatastores
+  /** The agent's organization: conversations, visitors and usage belong to it, whoever asks. */
+  organizationId: string
+  /** True when the caller belongs to the agent's organization; false for a public caller. */
+  member: boolean
+  channel: 'api' | 'dashboard' | 'website'
+}
+
+export async function resolveAgentAccess(req: Request, agentId: string): Promise<AgentAccess> {
+  const ctx: TenantContext | null = await identify(req)
+  const prisma = await getPrisma()
+  const agent = await prisma.agent.findUnique({
+    where: { id: agentId },
+    include: { datastores: { select: { datastoreId: true } } },
+  })
+  if (agent && ctx?.organizationId === agent.organizationId) {
+    return { agent, organizationId: agent.organizationId, member: true, channel: ctx.actor.type === 'user' ? 'dashboard' : 'api' }
+  }
+  if (agent?.visibility === 'public') {
+    return { agent, organizationId: agent.organizationId, member: false, channel: 'website' }
+  }
+  if (ctx) throw new NotFound('Agent')
+  throw new Unauthorized()
+}

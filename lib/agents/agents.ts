@@ -1,0 +1,96 @@
+import type { TenantContext } from '@/lib/auth/tenant'
+import { getPrisma } from '@/lib/db/client'
+import { NotFound } from '@/lib/http/errors'
+import { toAgentResource, type AgentResource } from './agent-resource'
+import type { AgentCreate, AgentUpdate } from './agent-schemas'
+
+// The agent service: every function is scoped to the caller's organization; another tenant's agent is "not found".
+
+const withDatastores = { datastores: { select: { datastoreId: true } } } as const
+
+/** Throws NotFound unless every id is a datastore of the caller's organization. */
+async function checkDatastores(ctx: TenantContext, ids: string[]): Promise<void> {
+  if (ids.length === 0) return
+  const prisma = await getPrisma()
+  const found = await prisma.datastore.count({ where: { id: { in: ids }, organizationId: ctx.organizationId } })
+  if (found !== ids.length) throw new NotFound('Datastore')
+}
+
+export async function createAgent(ctx: TenantContext, input: AgentCreate): Promise<AgentResource> {
+  const datastoreIds = input.datastoreIds ?? []
+  await checkDatastores(ctx, datastoreIds)
+  const prisma = await getPrisma()
+  const agent = await prisma.agent.create({
+    data: {
+      organizationId: ctx.organizationId,
+      name: input.name,
+      description: input.description ?? '',
+      modelName: input.modelName,
+      temperature: input.temperature,
+      visibility: input.visibility,
+      systemPrompt: input.systemPrompt,
+      userPrompt: input.userPrompt,
+      promptType: input.promptType,
+      promptTemplate: input.promptTemplate,
+      datastores: { create: datastoreIds.map(datastoreId => ({ datastoreId })) },
+    },
+    include: withDatastores,
+  })
+  return toAgentResource(agent)
+}
+
+export async function listAgents(ctx: TenantContext): Promise<AgentResource[]> {
+  const prisma = await getPrisma()
+  const agents = await prisma.agent.findMany({
+    where: { organizationId: ctx.organizationId },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    include: withDatastores,
+  })
+  return agents.map(toAgentResource)
+}
+
+/** The agent row with its datastore ids, if it belongs to the caller's organization. */
+export async function findAgent(ctx: TenantContext, id: string) {
+  const prisma = await getPrisma()
+  const agent = await prisma.agent.findFirst({ where: { id, organizationId: ctx.organizationId }, include: withDatastores })
+  if (!agent) throw new NotFound('Agent')
+  return agent
+}
+
+export async function getAgent(ctx: TenantContext, id: string): Promise<AgentResource> {
+  return toAgentResource(await findAgent(ctx, id))
+}
+
+/** §4.3: fields left out keep their value; `datastoreIds`, when given, replaces the whole list. */
+export async function updateAgent(ctx: TenantContext, id: string, input: AgentUpdate): Promise<AgentResource> {
+  await findAgent(ctx, id)
+  if (input.datastoreIds) await checkDatastores(ctx, input.datastoreIds)
+  const prisma = await getPrisma()
+  const agent = await prisma.agent.update({
+    where: { id },
+    data: {
+      description: input.description,
+      name: input.name,
+      modelName: input.modelName,
+      temperature: input.temperature,
+      visibility: input.visibility,
+      systemPrompt: input.systemPrompt,
+      userPrompt: input.userPrompt,
+      promptType: input.promptType,
+      promptTemplate: input.promptTemplate,
+      ...(input.datastoreIds && {
+        datastores: { deleteMany: {}, create: input.datastoreIds.map(datastoreId => ({ datastoreId })) },
+      }),
+    },
+    include: withDatastores,
+  })
+  return toAgentResource(agent)
+}
+
+/** §4.4: answers the agent as it was; its conversations and their messages go with it. */
+export async function deleteAgent(ctx: TenantContext, id: string): Promise<AgentResource> {
+  const agent = await findAgent(ctx, id)
+  const prisma = await getPrisma()
+  await prisma.agent.delete({ where: { id } })
+  return toAgentResource(agent)
+}

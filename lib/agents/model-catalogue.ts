@@ -1,0 +1,60 @@
+import { createOpenAI } from '@ai-sdk/openai'
+import type { LanguageModel } from 'ai'
+import { z } from 'zod'
+import { config } from '@/lib/config'
+import { UpstreamUnavailable } from '@/lib/http/errors'
+import { AGENT_MODEL_NAMES, type AgentModelName } from './agent-schemas'
+
+// The spec's model names are Chaindesk's; they map to current model ids of the same tier. MODEL_MAP (a JSON object
+// from any of these names to a model id) overrides any of them, e.g. {"model_4":"llama3.1:70b"} for Ollama.
+export const DEFAULT_MODEL_CATALOGUE: Record<AgentModelName, string> = {
+  model_3_5_turbo: 'gpt-4o-mini',
+  model_3_5_turbo_16k: 'gpt-4o-mini',
+  model_4: 'gpt-4o',
+  model_4_32k: 'gpt-4o',
+}
+
+const ModelId = z.string().trim().min(1).max(200)
+// unknown keys are refused: a typo such as "model4" would otherwise be silently ignored
+const ModelMap = z.strictObject(Object.fromEntries(AGENT_MODEL_NAMES.map(name => [name, ModelId.optional()])) as Record<AgentModelName, z.ZodOptional<typeof ModelId>>)
+
+/** The catalogue in force: the defaults with MODEL_MAP applied. Throws a message naming MODEL_MAP when it is invalid. */
+export function modelCatalogue(): Record<AgentModelName, string> {
+  const raw = config().MODEL_MAP
+  if (!raw) return { ...DEFAULT_MODEL_CATALOGUE }
+  let value: unknown
+  try {
+    value = JSON.parse(raw)
+  } catch {
+    throw new UpstreamUnavailable('MODEL_MAP is not valid JSON; expected an object such as {"model_4":"gpt-4o"}')
+  }
+  const parsed = ModelMap.safeParse(value)
+  if (!parsed.success) {
+    throw new UpstreamUnavailable(
+      `MODEL_MAP must be a JSON object from ${AGENT_MODEL_NAMES.join(', ')} to model ids: ` +
+        parsed.error.issues.map(i => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '),
+    )
+  }
+  const overrides = Object.entries(parsed.data).filter(([, id]) => id !== undefined)
+  return { ...DEFAULT_MODEL_CATALOGUE, ...Object.fromEntries(overrides) }
+}
+
+export interface ChatModel {
+  /** The model id sent upstream. */
+  id: string
+  model: LanguageModel
+}
+
+/** The chat model for a model name, or 503 naming the variables to set when no model provider is configured. */
+export function chatModel(modelName: AgentModelName): ChatModel {
+  const env = config()
+  if (!env.OPENAI_API_KEY) {
+    throw new UpstreamUnavailable(
+      'No chat model is configured: set OPENAI_API_KEY (and OPENAI_BASE_URL for an OpenAI-compatible server such as Ollama or vLLM)',
+    )
+  }
+  const id = modelCatalogue()[modelName]
+  // .chat(): the Chat Completions API, which OpenAI-compatible servers implement (the default is the Responses API)
+  const provider = createOpenAI({ apiKey: env.OPENAI_API_KEY, baseURL: env.OPENAI_BASE_URL })
+  return { id, model: provider.chat(id) }
+}

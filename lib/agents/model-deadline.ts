@@ -1,0 +1,46 @@
+// The signal a model call runs under: aborted when the client goes away, or when the model stays silent for
+// AGENT_MODEL_TIMEOUT_SECONDS (a whole answer without streaming; the gap between two pieces when streaming).
+
+export type StopCause = 'client' | 'timeout'
+
+export interface ModelDeadline {
+  signal: AbortSignal
+  /** Why the call was stopped, if it was. */
+  readonly cause: StopCause | null
+  /** Progress: the silence timer starts again. */
+  touch(): void
+  stop(cause: StopCause): void
+  dispose(): void
+}
+
+export function startModelDeadline(clientSignal: AbortSignal | undefined, silenceMs: number): ModelDeadline {
+  const controller = new AbortController()
+  let cause: StopCause | null = null
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const stop = (why: StopCause) => {
+    clearTimeout(timer)
+    if (controller.signal.aborted) return
+    cause = why
+    controller.abort(new Error(why === 'timeout' ? 'The model timed out' : 'The client went away'))
+  }
+  const arm = () => {
+    clearTimeout(timer)
+    if (!controller.signal.aborted) timer = setTimeout(() => stop('timeout'), silenceMs)
+  }
+  const onClientAbort = () => stop('client')
+  clientSignal?.addEventListener('abort', onClientAbort, { once: true })
+  if (clientSignal?.aborted) stop('client')
+  arm()
+  return {
+    signal: controller.signal,
+    get cause() {
+      return cause
+    },
+    touch: arm,
+    stop,
+    dispose() {
+      clearTimeout(timer)
+      clientSignal?.removeEventListener('abort', onClientAbort)
+    },
+  }
+}

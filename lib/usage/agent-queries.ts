@@ -1,0 +1,76 @@
+import { config } from '@/lib/config'
+import { getDatabase, getPrisma } from '@/lib/db/client'
+import { PaymentRequired } from '@/lib/http/errors'
+
+// Agent queries are counted per organization per calendar month (UTC), in the Usage row of that month.
+
+/** "2026-11": the month a counter belongs to, in UTC. */
+export function usageMonth(at = new Date()): string {
+  return at.toISOString().slice(0, 7)
+}
+
+/** The organization's monthly agent-query limit: its UsageLimit override, else LIMIT_AGENT_QUERIES. */
+export async function agentQueryLimit(organizationId: string): Promise<number> {
+  const prisma = await getPrisma()
+  const override = await prisma.usageLimit.findUnique({ where: { organizationId } })
+  return override?.maxAgentQueries ?? config().LIMIT_AGENT_QUERIES
+}
+
+export interface AgentQueryReservation {
+  organizationId: string
+  month: string
+  /** The count including this query. */
+  used: number
+}
+
+/**
+ * Counts one agent query, or throws PaymentRequired (402) when the month's limit is used up. One statement, so that
+ * concurrent queries can never pass the limit together: the upsert locks the month's row and re-checks the count.
+ */
+export async function reserveAgentQuery(organizationId: string): Promise<AgentQueryReservation> {
+  const { sql } = await getDatabase()
+  const month = usageMonth()
+  const rows = await sql.query<{ agentQueries: number }>(
+    `WITH lim AS (
+       SELECT COALESCE((SELECT "maxAgentQueries" FROM "UsageLimit" WHERE "organizationId" = $1), $3::int) AS value
+     )
+     INSERT INTO "Usage" ("organizationId", "month", "agentQueries")
+     SELECT $1, $2, 1 FROM lim WHERE lim.value > 0
+     ON CONFLICT ("organizationId", "month") DO UPDATE SET "agentQueries" = "Usage"."agentQueries" + 1
+       WHERE "Usage"."agentQueries" < (SELECT value FROM lim)
+     RETURNING "agentQueries"`,
+    [organizationId, month, config().LIMIT_AGENT_QUERIES],
+  )
+  if (rows.length === 0) {
+    const limit = await agentQueryLimit(organizationId)
+    throw new PaymentRequired(
+      'agentQueries',
+      `The monthly limit of ${limit} agent queries is reached for ${month}; it resets at the start of next month (UTC)`,
+    )
+  }
+  return { organizationId, month, used: rows[0].agentQueries }
+}
+
+/** Gives a reserved query back, when the model never answered it. */
+export async function releaseAgentQuery(reservation: AgentQueryReservation): Promise<void> {
+  const { sql } = await getDatabase()
+  await sql.query(
+    `UPDATE "Usage" SET "agentQueries" = "agentQueries" - 1
+     WHERE "organizationId" = $1 AND "month" = $2 AND "agentQueries" > 0`,
+    [reservation.organizationId, reservation.month],
+  )
+}
+
+/** Adds a query's model tokens to the month's counters. */
+export async function recordModelTokens(
+  reservation: AgentQueryReservation,
+  tokens: { promptTokens: number; completionTokens: number },
+): Promise<void> {
+  if (!tokens.promptTokens && !tokens.completionTokens) return
+  const { sql } = await getDatabase()
+  await sql.query(
+    `UPDATE "Usage" SET "promptTokens" = "promptTokens" + $3, "completionTokens" = "completionTokens" + $4
+     WHERE "organizationId" = $1 AND "month" = $2`,
+    [reservation.organizationId, reservation.month, tokens.promptTokens, tokens.completionTokens],
+  )
+}
