@@ -1,4 +1,4 @@
-// Dates as the dashboard shows them (in the browser's locale and time zone)
+// Dates and counts as the dashboard shows them (in the browser's locale and time zone)
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
 const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' })
@@ -38,3 +38,6 @@ export function formatRelative(iso: string, now = Date.now()): string {
   }
   return 'just now'
 }
+
+/** "1 chunk", "1,024 chunks" */
+export const countOf = (n: number, noun: string) => `${n.toLocaleString()} ${noun}${n === 1 ? '' : 's'}`

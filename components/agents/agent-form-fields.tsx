@@ -8,10 +8,13 @@ import { useDatastores } from '@/components/datastores/datastores-table'
 import { Button } from '@/components/ui/button'
 import { Checkbox } from '@/components/ui/checkbox'
 import { Label } from '@/components/ui/label'
+import { SelectItem } from '@/components/ui/select'
 import { cn } from '@/lib/utils'
 import type { AgentFormErrors } from './agent-form-schema'
+import { MODEL_LABELS, type AgentModelName } from './types'
 
-// The small pieces of the agent form: field messages and hints, the server's field errors, the datastore picker.
+// The small pieces of the agent form: field messages and hints, the server's field errors, the model options, the
+// datastore picker.
 
 export function FieldError({ id, message }: { id: string; message?: string }) {
   if (!message) return null
@@ -34,6 +37,15 @@ export function Hint({ id, children }: { id?: string; children: React.ReactNode 
 export const Code = ({ children }: { children: React.ReactNode }) => (
   <code className="rounded bg-muted px-1 py-0.5 font-mono text-[0.8em] text-foreground">{children}</code>
 )
+
+/** A Select's options for these models, by their display names. */
+export function ModelItems({ names }: { names: readonly AgentModelName[] }) {
+  return names.map(m => (
+    <SelectItem key={m} value={m}>
+      {MODEL_LABELS[m]}
+    </SelectItem>
+  ))
+}
 
 /** The server's issues (zod paths) mapped onto the form's fields. */
 export function fieldErrorsOf(error: unknown): AgentFormErrors {

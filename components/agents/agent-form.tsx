@@ -3,9 +3,11 @@
 import * as React from 'react'
 import Link from 'next/link'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { AlertCircle, ChevronDown, Loader2 } from 'lucide-react'
+import { ChevronDown } from 'lucide-react'
 import { toast } from 'sonner'
 import { apiFetch, errorMessage } from '@/components/api-client'
+import { FormAlert, FormField } from '@/components/layout/form-field'
+import { PendingButton } from '@/components/layout/pending-button'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Input } from '@/components/ui/input'
@@ -15,7 +17,7 @@ import { Slider } from '@/components/ui/slider'
 import { Switch } from '@/components/ui/switch'
 import { Textarea } from '@/components/ui/textarea'
 import { cn } from '@/lib/utils'
-import { Code, DatastorePicker, FieldError, fieldErrorsOf, Hint } from './agent-form-fields'
+import { Code, DatastorePicker, FieldError, fieldErrorsOf, Hint, ModelItems } from './agent-form-fields'
 import {
   DESCRIPTION_MAX,
   PROMPT_MAX,
@@ -24,7 +26,11 @@ import {
   type AgentFormErrors,
   type AgentFormValues,
 } from './agent-form-schema'
-import { AGENT_MODEL_NAMES, agentQueryKey, agentsQueryKey, MODEL_LABELS, type Agent } from './types'
+import { AGENT_MODEL_NAMES, agentQueryKey, agentsQueryKey, type Agent } from './types'
+
+type TextField = 'name' | 'description' | 'systemPrompt' | 'userPrompt' | 'promptTemplate'
+
+const PROMPT_CLASS = 'max-h-96 font-mono text-xs md:text-xs'
 
 /** Create (no agent) or edit (an agent) form with every field of the Agent resource. */
 export function AgentForm({
@@ -83,6 +89,15 @@ export function AgentForm({
 
   const described = (field: keyof AgentFormValues, hint?: string) =>
     [errors[field] ? `agent-${field}-error` : null, hint].filter(Boolean).join(' ') || undefined
+  /** What each text control of the form gets: its id, value, change handler and error state (`hint`: its hint's id). */
+  const textControl = (field: TextField, hint?: string) => ({
+    id: `agent-${field}`,
+    value: values[field],
+    onChange: (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => set(field, e.target.value),
+    'aria-invalid': !!errors[field] || undefined,
+    'aria-describedby': described(field, hint),
+  })
+  const fieldError = (field: keyof AgentFormValues) => <FieldError id={`agent-${field}-error`} message={errors[field]} />
 
   return (
     <form onSubmit={onSubmit} noValidate className="grid gap-6" aria-label={agent ? 'Edit agent' : 'New agent'}>
@@ -92,37 +107,19 @@ export function AgentForm({
           <CardDescription>How the agent is named in the dashboard and on its public chat page.</CardDescription>
         </CardHeader>
         <CardContent className="grid gap-4">
-          <div className="grid gap-2">
-            <Label htmlFor="agent-name">Name</Label>
-            <Input
-              id="agent-name"
-              value={values.name}
-              onChange={e => set('name', e.target.value)}
-              placeholder="e.g. Support assistant"
-              autoComplete="off"
-              aria-invalid={!!errors.name || undefined}
-              aria-describedby={described('name')}
-            />
-            <FieldError id="agent-name-error" message={errors.name} />
-          </div>
-          <div className="grid gap-2">
-            <Label htmlFor="agent-description">Description</Label>
-            <Textarea
-              id="agent-description"
-              value={values.description}
-              onChange={e => set('description', e.target.value)}
-              rows={2}
-              placeholder="What it is for (shown on the chat page)"
-              aria-invalid={!!errors.description || undefined}
-              aria-describedby={described('description', 'agent-description-count')}
-            />
+          <FormField id="agent-name" label="Name">
+            <Input {...textControl('name')} placeholder="e.g. Support assistant" autoComplete="off" />
+            {fieldError('name')}
+          </FormField>
+          <FormField id="agent-description" label="Description">
+            <Textarea {...textControl('description', 'agent-description-count')} rows={2} placeholder="What it is for (shown on the chat page)" />
             <div className="flex justify-between gap-2">
-              <FieldError id="agent-description-error" message={errors.description} />
+              {fieldError('description')}
               <span id="agent-description-count" className="ml-auto text-xs text-muted-foreground tabular-nums">
                 {values.description.length.toLocaleString()} / {DESCRIPTION_MAX.toLocaleString()}
               </span>
             </div>
-          </div>
+          </FormField>
           <div className="flex items-start justify-between gap-4 rounded-lg border p-3">
             <div className="grid gap-1">
               <Label htmlFor="agent-visibility">Public</Label>
@@ -146,22 +143,17 @@ export function AgentForm({
           <CardDescription>Which model answers, and how freely.</CardDescription>
         </CardHeader>
         <CardContent className="grid gap-6 sm:grid-cols-2">
-          <div className="grid h-fit gap-2">
-            <Label htmlFor="agent-modelName">Model</Label>
+          <FormField id="agent-modelName" label="Model" className="h-fit">
             <Select value={values.modelName} onValueChange={v => set('modelName', v as AgentFormValues['modelName'])}>
               <SelectTrigger id="agent-modelName" className="w-full" aria-invalid={!!errors.modelName || undefined}>
                 <SelectValue />
               </SelectTrigger>
               <SelectContent>
-                {AGENT_MODEL_NAMES.map(m => (
-                  <SelectItem key={m} value={m}>
-                    {MODEL_LABELS[m]}
-                  </SelectItem>
-                ))}
+                <ModelItems names={AGENT_MODEL_NAMES} />
               </SelectContent>
             </Select>
-            <FieldError id="agent-modelName-error" message={errors.modelName} />
-          </div>
+            {fieldError('modelName')}
+          </FormField>
           <div className="grid h-fit gap-3">
             <div className="flex items-center justify-between">
               <Label htmlFor="agent-temperature" id="agent-temperature-label">
@@ -182,7 +174,7 @@ export function AgentForm({
               className="py-1"
             />
             <Hint>0 gives the most predictable answers; 1 the most varied.</Hint>
-            <FieldError id="agent-temperature-error" message={errors.temperature} />
+            {fieldError('temperature')}
           </div>
         </CardContent>
       </Card>
@@ -195,42 +187,27 @@ export function AgentForm({
           </CardDescription>
         </CardHeader>
         <CardContent className="grid gap-4">
-          <div className="grid gap-2">
-            <Label htmlFor="agent-systemPrompt">System prompt</Label>
+          <FormField id="agent-systemPrompt" label="System prompt">
             <Textarea
-              id="agent-systemPrompt"
-              value={values.systemPrompt}
-              onChange={e => set('systemPrompt', e.target.value)}
+              {...textControl('systemPrompt', 'agent-systemPrompt-hint')}
               rows={4}
-              className="max-h-96 font-mono text-xs md:text-xs"
+              className={PROMPT_CLASS}
               placeholder="You are the support assistant of Acme. Answer briefly, from the context below only.&#10;&#10;{context}"
-              aria-invalid={!!errors.systemPrompt || undefined}
-              aria-describedby={described('systemPrompt', 'agent-systemPrompt-hint')}
             />
             <Hint id="agent-systemPrompt-hint">
               Who the agent is and how it answers. <Code>{'{context}'}</Code> is replaced by the fragments retrieved from the
               datastores; without it, they are added after this prompt. Up to {PROMPT_MAX.toLocaleString()} characters.
             </Hint>
-            <FieldError id="agent-systemPrompt-error" message={errors.systemPrompt} />
-          </div>
-          <div className="grid gap-2">
-            <Label htmlFor="agent-userPrompt">User prompt</Label>
-            <Textarea
-              id="agent-userPrompt"
-              value={values.userPrompt}
-              onChange={e => set('userPrompt', e.target.value)}
-              rows={3}
-              className="max-h-96 font-mono text-xs md:text-xs"
-              placeholder="Customer question: {query}"
-              aria-invalid={!!errors.userPrompt || undefined}
-              aria-describedby={described('userPrompt', 'agent-userPrompt-hint')}
-            />
+            {fieldError('systemPrompt')}
+          </FormField>
+          <FormField id="agent-userPrompt" label="User prompt">
+            <Textarea {...textControl('userPrompt', 'agent-userPrompt-hint')} rows={3} className={PROMPT_CLASS} placeholder="Customer question: {query}" />
             <Hint id="agent-userPrompt-hint">
               Wraps each question. <Code>{'{query}'}</Code> is replaced by the question (without it, the question is added
               after this prompt); <Code>{'{context}'}</Code> may be used here too.
             </Hint>
-            <FieldError id="agent-userPrompt-error" message={errors.userPrompt} />
-          </div>
+            {fieldError('userPrompt')}
+          </FormField>
 
           <div className="rounded-lg border">
             <button
@@ -249,8 +226,7 @@ export function AgentForm({
                   Kept for clients of the older API: <Code>promptType</Code> and <Code>promptTemplate</Code>. The system and
                   user prompts above take precedence.
                 </Hint>
-                <div className="grid gap-2">
-                  <Label htmlFor="agent-promptType">Prompt type</Label>
+                <FormField id="agent-promptType" label="Prompt type">
                   <Select value={values.promptType || 'none'} onValueChange={v => set('promptType', v === 'none' ? '' : (v as 'raw' | 'customer_support'))}>
                     <SelectTrigger id="agent-promptType" className="w-full sm:w-64">
                       <SelectValue />
@@ -261,20 +237,11 @@ export function AgentForm({
                       <SelectItem value="raw">Raw (the template is the user prompt)</SelectItem>
                     </SelectContent>
                   </Select>
-                </div>
-                <div className="grid gap-2">
-                  <Label htmlFor="agent-promptTemplate">Prompt template</Label>
-                  <Textarea
-                    id="agent-promptTemplate"
-                    value={values.promptTemplate}
-                    onChange={e => set('promptTemplate', e.target.value)}
-                    rows={3}
-                    className="max-h-96 font-mono text-xs md:text-xs"
-                    aria-invalid={!!errors.promptTemplate || undefined}
-                    aria-describedby={described('promptTemplate')}
-                  />
-                  <FieldError id="agent-promptTemplate-error" message={errors.promptTemplate} />
-                </div>
+                </FormField>
+                <FormField id="agent-promptTemplate" label="Prompt template">
+                  <Textarea {...textControl('promptTemplate')} rows={3} className={PROMPT_CLASS} />
+                  {fieldError('promptTemplate')}
+                </FormField>
               </div>
             )}
           </div>
@@ -288,24 +255,18 @@ export function AgentForm({
         </CardHeader>
         <CardContent className="grid gap-2" role="group" aria-labelledby="agent-datastores-title">
           <DatastorePicker value={values.datastoreIds} onChange={ids => set('datastoreIds', ids)} invalid={!!errors.datastoreIds} />
-          <FieldError id="agent-datastoreIds-error" message={errors.datastoreIds} />
+          {fieldError('datastoreIds')}
         </CardContent>
       </Card>
 
-      {Object.keys(errors).length > 0 && (
-        <p role="alert" className="flex items-start gap-2 text-sm text-destructive">
-          <AlertCircle className="mt-0.5 size-4 shrink-0" aria-hidden />
-          Some fields need attention: see the messages above.
-        </p>
-      )}
+      <FormAlert message={Object.keys(errors).length > 0 && 'Some fields need attention: see the messages above.'} />
       <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
         <Button asChild variant="outline">
           <Link href={cancelHref}>Cancel</Link>
         </Button>
-        <Button type="submit" disabled={save.isPending}>
-          {save.isPending && <Loader2 className="animate-spin" aria-hidden />}
+        <PendingButton type="submit" pending={save.isPending}>
           {agent ? 'Save changes' : 'Create agent'}
-        </Button>
+        </PendingButton>
       </div>
     </form>
   )

@@ -3,19 +3,10 @@
 import * as React from 'react'
 import { useRouter } from 'next/navigation'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { Loader2, Trash2 } from 'lucide-react'
+import { Trash2 } from 'lucide-react'
 import { toast } from 'sonner'
 import { apiFetch, errorMessage } from '@/components/api-client'
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from '@/components/ui/alert-dialog'
+import { ConfirmActionButton, DeleteIconButton } from '@/components/layout/confirm-action-button'
 import { Button } from '@/components/ui/button'
 import { agentQueryKey, agentsQueryKey, type Agent } from './types'
 
@@ -38,35 +29,23 @@ export function DeleteAgentButton({ agent, compact = false, redirectTo }: { agen
     onSettled: () => queryClient.invalidateQueries({ queryKey: agentsQueryKey, exact: true }),
   })
   return (
-    <AlertDialog open={open} onOpenChange={next => !remove.isPending && setOpen(next)}>
-      <AlertDialogTrigger asChild>
-        {compact ? (
-          <Button variant="ghost" size="icon" className="size-8 text-destructive hover:text-destructive" aria-label={`Delete ${agent.name}`} title="Delete">
-            <Trash2 aria-hidden />
-          </Button>
+    <ConfirmActionButton
+      open={open}
+      onOpenChange={setOpen}
+      action={remove}
+      trigger={
+        compact ? (
+          <DeleteIconButton name={agent.name} />
         ) : (
           <Button variant="outline" className="text-destructive hover:text-destructive">
             <Trash2 aria-hidden />
             Delete
           </Button>
-        )}
-      </AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Delete “{agent.name}”?</AlertDialogTitle>
-          <AlertDialogDescription>
-            Its conversations are deleted with it, and its chat page and embeds stop answering. Its datastores are kept. This
-            cannot be undone.
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel disabled={remove.isPending}>Cancel</AlertDialogCancel>
-          <Button variant="destructive" onClick={() => remove.mutate()} disabled={remove.isPending}>
-            {remove.isPending && <Loader2 className="animate-spin" aria-hidden />}
-            Delete
-          </Button>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+        )
+      }
+      title={`Delete “${agent.name}”?`}
+      description="Its conversations are deleted with it, and its chat page and embeds stop answering. Its datastores are kept. This cannot be undone."
+      confirmLabel="Delete"
+    />
   )
 }

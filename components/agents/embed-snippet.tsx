@@ -30,11 +30,38 @@ export function curlSnippet(origin: string, agent: Pick<Agent, 'id'>) {
   -d '{"query": "What can you help me with?", "streaming": true}'`
 }
 
+/** A read-only snippet with its label and a Copy button (named `copyLabel`); the text is selected on focus. */
+function SnippetField({
+  id,
+  label,
+  copyLabel,
+  value,
+  ...props
+}: { id: string; label: string; copyLabel: string; value: string } & Omit<React.ComponentProps<typeof Textarea>, 'id' | 'value'>) {
+  const ref = React.useRef<HTMLTextAreaElement>(null)
+  return (
+    <div className="grid gap-2">
+      <div className="flex items-center justify-between gap-2">
+        <Label htmlFor={id}>{label}</Label>
+        <CopyButton text={value} label="Copy" fallbackRef={ref} aria-label={copyLabel} disabled={!value} />
+      </div>
+      <Textarea
+        ref={ref}
+        id={id}
+        readOnly
+        value={value}
+        spellCheck={false}
+        onFocus={e => e.currentTarget.select()}
+        className="field-sizing-fixed resize-none font-mono text-xs md:text-xs"
+        {...props}
+      />
+    </div>
+  )
+}
+
 /** The public chat link, the <iframe> to paste into a site, and an API call. */
 export function EmbedSnippet({ agent }: { agent: Agent }) {
   const origin = useOrigin()
-  const iframeRef = React.useRef<HTMLTextAreaElement>(null)
-  const curlRef = React.useRef<HTMLTextAreaElement>(null)
   const iframe = origin ? iframeSnippet(origin, agent) : ''
   const curl = origin ? curlSnippet(origin, agent) : ''
   return (
@@ -50,23 +77,7 @@ export function EmbedSnippet({ agent }: { agent: Agent }) {
             This agent is private: its chat page and embeds say it is not available. Make it public above to share it.
           </p>
         )}
-        <div className="grid gap-2">
-          <div className="flex items-center justify-between gap-2">
-            <Label htmlFor="embed-iframe">Embed in a web page</Label>
-            <CopyButton text={iframe} label="Copy" fallbackRef={iframeRef} aria-label="Copy the iframe snippet" disabled={!iframe} />
-          </div>
-          <Textarea
-            ref={iframeRef}
-            id="embed-iframe"
-            data-testid="embed-snippet"
-            readOnly
-            value={iframe}
-            rows={3}
-            spellCheck={false}
-            onFocus={e => e.currentTarget.select()}
-            className="field-sizing-fixed resize-none font-mono text-xs md:text-xs"
-          />
-        </div>
+        <SnippetField id="embed-iframe" label="Embed in a web page" copyLabel="Copy the iframe snippet" value={iframe} rows={3} data-testid="embed-snippet" />
         <div className="flex flex-wrap items-center gap-2">
           <Button asChild variant="outline" size="sm">
             <a href={`/chat/${agent.id}`} target="_blank" rel="noopener noreferrer">
@@ -76,22 +87,7 @@ export function EmbedSnippet({ agent }: { agent: Agent }) {
           </Button>
           <span className="min-w-0 truncate text-xs text-muted-foreground">{origin && `${origin}/chat/${agent.id}`}</span>
         </div>
-        <div className="grid gap-2">
-          <div className="flex items-center justify-between gap-2">
-            <Label htmlFor="embed-curl">Call the API</Label>
-            <CopyButton text={curl} label="Copy" fallbackRef={curlRef} aria-label="Copy the API call" disabled={!curl} />
-          </div>
-          <Textarea
-            ref={curlRef}
-            id="embed-curl"
-            readOnly
-            value={curl}
-            rows={4}
-            spellCheck={false}
-            onFocus={e => e.currentTarget.select()}
-            className="field-sizing-fixed resize-none font-mono text-xs md:text-xs"
-          />
-        </div>
+        <SnippetField id="embed-curl" label="Call the API" copyLabel="Copy the API call" value={curl} rows={4} />
       </CardContent>
     </Card>
   )

@@ -1,9 +1,15 @@
 // The Agent resource as GET /api/agents answers it (lib/agents/agent-resource.ts), and the names shown for its enums.
+// Type-only imports: they are erased from the browser bundle, so no server module comes with them.
+import type { AgentResource, PublicAgentResource } from '@/lib/agents/agent-resource'
 
-export const AGENT_MODEL_NAMES = ['model_3_5_turbo', 'model_3_5_turbo_16k', 'model_4', 'model_4_32k'] as const
+export type Agent = AgentResource
+/** What anyone sees of a public agent (the embeddable chat). */
+export type PublicAgent = PublicAgentResource
+export type AgentModelName = Agent['modelName']
+
+export const AGENT_MODEL_NAMES = ['model_3_5_turbo', 'model_3_5_turbo_16k', 'model_4', 'model_4_32k'] as const satisfies readonly AgentModelName[]
 /** An agent query may override the model with these only (spec §2). */
-export const QUERY_MODEL_NAMES = ['model_3_5_turbo', 'model_3_5_turbo_16k', 'model_4'] as const
-export type AgentModelName = (typeof AGENT_MODEL_NAMES)[number]
+export const QUERY_MODEL_NAMES = ['model_3_5_turbo', 'model_3_5_turbo_16k', 'model_4'] as const satisfies readonly AgentModelName[]
 export type QueryModelName = (typeof QUERY_MODEL_NAMES)[number]
 
 export const MODEL_LABELS: Record<AgentModelName, string> = {
@@ -13,29 +19,8 @@ export const MODEL_LABELS: Record<AgentModelName, string> = {
   model_4_32k: 'GPT-4 32k',
 }
 
-export interface Agent {
-  id: string
-  name: string
-  description: string
-  modelName: AgentModelName
-  temperature: number
-  visibility: 'public' | 'private'
-  systemPrompt: string | null
-  userPrompt: string | null
-  promptType: 'raw' | 'customer_support' | null
-  promptTemplate: string | null
-  datastoreIds: string[]
-  createdAt: string
-  updatedAt: string
-}
-
-/** What anyone sees of a public agent (the embeddable chat). */
-export interface PublicAgent {
-  id: string
-  name: string
-  description: string
-  visibility: 'public'
-}
+/** The model's display name; its id when the dashboard does not know it. */
+export const modelLabel = (name: string) => MODEL_LABELS[name as AgentModelName] ?? name
 
 export const agentsQueryKey = ['agents'] as const
 export const agentQueryKey = (id: string) => ['agents', id] as const

@@ -3,12 +3,13 @@
 import { useQuery } from '@tanstack/react-query'
 import { KeyRound } from 'lucide-react'
 import { apiFetch } from '@/components/api-client'
-import { formatDate, formatDateTime, formatRelative } from '@/components/format'
 import { EmptyState } from '@/components/layout/empty-state'
 import { PageHeader } from '@/components/layout/page-header'
-import { LoadError, SkeletonRows, useErrorToast } from '@/components/layout/query-states'
+import { useErrorToast } from '@/components/layout/query-states'
+import { QueryTable } from '@/components/layout/query-table'
+import { Timestamp } from '@/components/layout/timestamp'
 import { Badge } from '@/components/ui/badge'
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table'
+import { TableCell, TableRow } from '@/components/ui/table'
 import { CreateApiKeyDialog } from './create-api-key-dialog'
 import { RevokeApiKeyButton } from './revoke-api-key-button'
 import { apiKeysQueryKey, type ApiKey } from './types'
@@ -29,63 +30,42 @@ export function ApiKeysView() {
         }
         action={<CreateApiKeyDialog />}
       />
-      {query.isError && !query.data ? (
-        <LoadError error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />
-      ) : query.data?.length === 0 ? (
-        <EmptyState icon={KeyRound} title="No API keys yet">
-          Create a key with the <span className="font-medium text-foreground">Create API key</span> button to call the API
-          from your own code, scripts or integrations. Each key can be revoked on its own at any time.
-        </EmptyState>
-      ) : (
-        <div className="rounded-xl border">
-          <Table aria-label="API keys" aria-busy={query.isPending}>
-            <TableHeader>
-              <TableRow className="hover:bg-transparent">
-                <TableHead className="pl-4">Name</TableHead>
-                <TableHead>Key</TableHead>
-                <TableHead className="hidden sm:table-cell">Created</TableHead>
-                <TableHead>Last used</TableHead>
-                <TableHead className="pr-2 text-right sm:pr-4">
-                  <span className="sr-only">Actions</span>
-                </TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {query.isPending ? (
-                <SkeletonRows columns={5} />
-              ) : (
-                query.data?.map(key => (
-                  <TableRow key={key.id} data-testid="api-key-row">
-                    <TableCell className="min-w-[6rem] pl-4 font-medium whitespace-normal break-words sm:max-w-[16rem]">
-                      {key.name}
-                    </TableCell>
-                    <TableCell>
-                      <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs">{key.prefix}…</code>
-                    </TableCell>
-                    <TableCell className="hidden text-muted-foreground sm:table-cell">
-                      <time dateTime={key.createdAt} title={formatDateTime(key.createdAt)}>
-                        {formatDate(key.createdAt)}
-                      </time>
-                    </TableCell>
-                    <TableCell className="whitespace-normal text-muted-foreground sm:whitespace-nowrap">
-                      {key.lastUsedAt ? (
-                        <time dateTime={key.lastUsedAt} title={formatDateTime(key.lastUsedAt)}>
-                          {formatRelative(key.lastUsedAt)}
-                        </time>
-                      ) : (
-                        'never'
-                      )}
-                    </TableCell>
-                    <TableCell className="pr-2 text-right sm:pr-4">
-                      {key.revokedAt ? <Badge variant="outline">Revoked</Badge> : <RevokeApiKeyButton apiKey={key} />}
-                    </TableCell>
-                  </TableRow>
-                ))
-              )}
-            </TableBody>
-          </Table>
-        </div>
-      )}
+      <QueryTable
+        label="API keys"
+        query={query}
+        isEmpty={query.data?.length === 0}
+        empty={
+          <EmptyState icon={KeyRound} title="No API keys yet">
+            Create a key with the <span className="font-medium text-foreground">Create API key</span> button to call the API
+            from your own code, scripts or integrations. Each key can be revoked on its own at any time.
+          </EmptyState>
+        }
+        columns={[
+          { label: 'Name', className: 'pl-4' },
+          { label: 'Key' },
+          { label: 'Created', className: 'hidden sm:table-cell' },
+          { label: 'Last used' },
+          { label: 'Actions', className: 'pr-2 text-right sm:pr-4', srOnly: true },
+        ]}
+      >
+        {query.data?.map(key => (
+          <TableRow key={key.id} data-testid="api-key-row">
+            <TableCell className="min-w-[6rem] pl-4 font-medium whitespace-normal break-words sm:max-w-[16rem]">{key.name}</TableCell>
+            <TableCell>
+              <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs">{key.prefix}…</code>
+            </TableCell>
+            <TableCell className="hidden text-muted-foreground sm:table-cell">
+              <Timestamp iso={key.createdAt} />
+            </TableCell>
+            <TableCell className="whitespace-normal text-muted-foreground sm:whitespace-nowrap">
+              {key.lastUsedAt ? <Timestamp iso={key.lastUsedAt} relative /> : 'never'}
+            </TableCell>
+            <TableCell className="pr-2 text-right sm:pr-4">
+              {key.revokedAt ? <Badge variant="outline">Revoked</Badge> : <RevokeApiKeyButton apiKey={key} />}
+            </TableCell>
+          </TableRow>
+        ))}
+      </QueryTable>
     </>
   )
 }

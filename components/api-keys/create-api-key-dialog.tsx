@@ -2,48 +2,24 @@
 
 import * as React from 'react'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { AlertCircle, Check, Copy, Loader2, Plus, TriangleAlert } from 'lucide-react'
+import { Check, Copy, TriangleAlert } from 'lucide-react'
 import { toast } from 'sonner'
-import { apiFetch, errorMessage } from '@/components/api-client'
+import { apiFetch } from '@/components/api-client'
+import { copyToClipboard } from '@/components/copy-button'
+import { closeUnlessPending, CreateDialog } from '@/components/layout/create-dialog'
+import { FormField } from '@/components/layout/form-field'
 import { Button } from '@/components/ui/button'
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from '@/components/ui/dialog'
+import { DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { apiKeysQueryKey, type CreatedApiKey } from './types'
-
-async function copyText(text: string, fallbackInput: HTMLInputElement | null): Promise<boolean> {
-  try {
-    if (navigator.clipboard?.writeText) {
-      await navigator.clipboard.writeText(text)
-      return true
-    }
-  } catch {
-    // denied, or not a secure context: try the old way below
-  }
-  if (!fallbackInput) return false
-  fallbackInput.focus()
-  fallbackInput.select()
-  try {
-    return document.execCommand('copy')
-  } catch {
-    return false
-  }
-}
 
 function SecretStep({ created, onDone }: { created: CreatedApiKey; onDone: () => void }) {
   const inputRef = React.useRef<HTMLInputElement>(null)
   const [copied, setCopied] = React.useState(false)
 
   async function onCopy() {
-    if (await copyText(created.secret, inputRef.current)) {
+    if (await copyToClipboard(created.secret, inputRef.current)) {
       setCopied(true)
       toast.success('Copied')
       setTimeout(() => setCopied(false), 2000)
@@ -108,76 +84,42 @@ export function CreateApiKeyDialog() {
     },
   })
 
-  function onOpenChange(next: boolean) {
-    if (!next && create.isPending) return
-    setOpen(next)
-    if (!next) {
-      // forget the secret as soon as the dialog closes
-      setCreated(null)
-      setName('')
-      create.reset()
-    }
-  }
-
-  function onSubmit(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault()
-    const trimmed = name.trim()
-    if (trimmed) create.mutate(trimmed)
-  }
+  // forget the secret as soon as the dialog closes
+  const onOpenChange = closeUnlessPending(create.isPending, setOpen, () => {
+    setCreated(null)
+    setName('')
+    create.reset()
+  })
 
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogTrigger asChild>
-        <Button>
-          <Plus aria-hidden />
-          Create API key
-        </Button>
-      </DialogTrigger>
-      <DialogContent
-        // a stray click outside must not throw away a secret that is shown only once
-        onInteractOutside={e => created && e.preventDefault()}
-      >
-        {created ? (
-          <SecretStep created={created} onDone={() => onOpenChange(false)} />
-        ) : (
-          <form onSubmit={onSubmit} className="grid gap-4">
-            <DialogHeader>
-              <DialogTitle>Create API key</DialogTitle>
-              <DialogDescription>Name the key after where it will be used, so you know which one to revoke later.</DialogDescription>
-            </DialogHeader>
-            <div className="grid gap-2">
-              <Label htmlFor="api-key-name">Name</Label>
-              <Input
-                id="api-key-name"
-                name="name"
-                value={name}
-                onChange={e => setName(e.target.value)}
-                placeholder="e.g. Production website"
-                maxLength={100}
-                required
-                autoComplete="off"
-                aria-invalid={create.isError || undefined}
-                aria-describedby={create.isError ? 'api-key-create-error' : undefined}
-              />
-            </div>
-            {create.isError && (
-              <p id="api-key-create-error" role="alert" className="flex items-start gap-2 text-sm text-destructive">
-                <AlertCircle className="mt-0.5 size-4 shrink-0" aria-hidden />
-                {errorMessage(create.error)}
-              </p>
-            )}
-            <DialogFooter>
-              <Button type="button" variant="outline" onClick={() => onOpenChange(false)} disabled={create.isPending}>
-                Cancel
-              </Button>
-              <Button type="submit" disabled={create.isPending || !name.trim()}>
-                {create.isPending && <Loader2 className="animate-spin" aria-hidden />}
-                Create
-              </Button>
-            </DialogFooter>
-          </form>
-        )}
-      </DialogContent>
-    </Dialog>
+    <CreateDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      triggerLabel="Create API key"
+      title="Create API key"
+      description="Name the key after where it will be used, so you know which one to revoke later."
+      canSubmit={!!name.trim()}
+      onSubmit={() => create.mutate(name.trim())}
+      create={create}
+      errorId="api-key-create-error"
+      instead={created && <SecretStep created={created} onDone={() => onOpenChange(false)} />}
+      // a stray click outside must not throw away a secret that is shown only once
+      onInteractOutside={e => created && e.preventDefault()}
+    >
+      <FormField id="api-key-name" label="Name">
+        <Input
+          id="api-key-name"
+          name="name"
+          value={name}
+          onChange={e => setName(e.target.value)}
+          placeholder="e.g. Production website"
+          maxLength={100}
+          required
+          autoComplete="off"
+          aria-invalid={create.isError || undefined}
+          aria-describedby={create.isError ? 'api-key-create-error' : undefined}
+        />
+      </FormField>
+    </CreateDialog>
   )
 }

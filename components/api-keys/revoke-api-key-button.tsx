@@ -2,19 +2,10 @@
 
 import * as React from 'react'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { Loader2, Trash2 } from 'lucide-react'
+import { Trash2 } from 'lucide-react'
 import { toast } from 'sonner'
 import { apiFetch, errorMessage } from '@/components/api-client'
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from '@/components/ui/alert-dialog'
+import { ConfirmActionButton } from '@/components/layout/confirm-action-button'
 import { Button } from '@/components/ui/button'
 import { apiKeysQueryKey, type ApiKey } from './types'
 
@@ -33,29 +24,24 @@ export function RevokeApiKeyButton({ apiKey }: { apiKey: ApiKey }) {
   })
 
   return (
-    <AlertDialog open={open} onOpenChange={next => !revoke.isPending && setOpen(next)}>
-      <AlertDialogTrigger asChild>
+    <ConfirmActionButton
+      open={open}
+      onOpenChange={setOpen}
+      action={revoke}
+      trigger={
         <Button variant="ghost" size="sm" aria-label={`Revoke ${apiKey.name}`} className="text-destructive hover:text-destructive">
           <Trash2 aria-hidden />
           <span className="hidden sm:inline">Revoke</span>
         </Button>
-      </AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Revoke “{apiKey.name}”?</AlertDialogTitle>
-          <AlertDialogDescription>
-            Programs using the key <code className="font-mono">{apiKey.prefix}…</code> will be refused at once. This cannot be
-            undone: to restore access, create a new key and update those programs.
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel disabled={revoke.isPending}>Cancel</AlertDialogCancel>
-          <Button variant="destructive" onClick={() => revoke.mutate()} disabled={revoke.isPending}>
-            {revoke.isPending && <Loader2 className="animate-spin" aria-hidden />}
-            Revoke
-          </Button>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+      }
+      title={`Revoke “${apiKey.name}”?`}
+      description={
+        <>
+          Programs using the key <code className="font-mono">{apiKey.prefix}…</code> will be refused at once. This cannot be
+          undone: to restore access, create a new key and update those programs.
+        </>
+      }
+      confirmLabel="Revoke"
+    />
   )
 }

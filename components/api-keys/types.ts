@@ -1,11 +1,8 @@
-export interface ApiKey {
-  id: string
-  name: string
-  prefix: string
-  createdAt: string
-  lastUsedAt: string | null
-  revokedAt: string | null
-}
+// An API key as /api/api-keys answers it (lib/auth/api-keys.ts). The import is type-only: erased from the browser
+// bundle, so no server module comes with it.
+import type { ApiKeyResource } from '@/lib/auth/api-keys'
+
+export type ApiKey = ApiKeyResource
 
 export interface CreatedApiKey extends ApiKey {
   /** shown once, right after creation; the server keeps only its hash */

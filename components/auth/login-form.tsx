@@ -3,11 +3,11 @@
 import * as React from 'react'
 import { useRouter } from 'next/navigation'
 import { signIn } from 'next-auth/react'
-import { AlertCircle, Loader2 } from 'lucide-react'
-import { Button } from '@/components/ui/button'
+import { AlertCircle } from 'lucide-react'
+import { FormField } from '@/components/layout/form-field'
+import { PendingButton } from '@/components/layout/pending-button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Input } from '@/components/ui/input'
-import { Label } from '@/components/ui/label'
 import { safeCallbackPath } from './callback-url'
 
 export function LoginForm({ callbackUrl }: { callbackUrl?: string }) {
@@ -41,6 +41,7 @@ export function LoginForm({ callbackUrl }: { callbackUrl?: string }) {
     }
   }
 
+  const invalid = error ? true : undefined
   return (
     <Card>
       <CardHeader className="text-center">
@@ -60,34 +61,15 @@ export function LoginForm({ callbackUrl }: { callbackUrl?: string }) {
               <span>{error}</span>
             </div>
           )}
-          <div className="grid gap-2">
-            <Label htmlFor="email">Email</Label>
-            <Input
-              id="email"
-              name="email"
-              type="email"
-              autoComplete="username"
-              placeholder="you@example.com"
-              required
-              autoFocus
-              aria-invalid={error ? true : undefined}
-            />
-          </div>
-          <div className="grid gap-2">
-            <Label htmlFor="password">Password</Label>
-            <Input
-              id="password"
-              name="password"
-              type="password"
-              autoComplete="current-password"
-              required
-              aria-invalid={error ? true : undefined}
-            />
-          </div>
-          <Button type="submit" className="w-full" disabled={pending}>
-            {pending && <Loader2 className="animate-spin" aria-hidden />}
+          <FormField id="email" label="Email">
+            <Input id="email" name="email" type="email" autoComplete="username" placeholder="you@example.com" required autoFocus aria-invalid={invalid} />
+          </FormField>
+          <FormField id="password" label="Password">
+            <Input id="password" name="password" type="password" autoComplete="current-password" required aria-invalid={invalid} />
+          </FormField>
+          <PendingButton type="submit" className="w-full" pending={pending}>
             Sign in
-          </Button>
+          </PendingButton>
         </form>
       </CardContent>
     </Card>

@@ -4,14 +4,10 @@
 
 import { createParser } from 'eventsource-parser'
 import { ApiError } from '@/components/api-client'
+// type-only: erased from the browser bundle, so none of the server's modules come with it
+import type { AnswerSource } from '@/lib/agents/conversations'
 
-export interface AnswerSource {
-  text: string
-  score: number
-  source: string
-  datasource_id: string
-  datasource_name: string
-}
+export type { AnswerSource }
 
 export interface AgentAnswer {
   answer: string

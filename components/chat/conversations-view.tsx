@@ -6,40 +6,16 @@ import { useRouter } from 'next/navigation'
 import { useQuery } from '@tanstack/react-query'
 import { ArrowLeft, Inbox, MessagesSquare } from 'lucide-react'
 import { apiFetch } from '@/components/api-client'
-import { formatDateTime, formatRelative } from '@/components/format'
+import { formatDateTime } from '@/components/format'
 import { EmptyState } from '@/components/layout/empty-state'
-import { LoadError, useErrorToast } from '@/components/layout/query-states'
+import { LoadError, loadFailed, useErrorToast } from '@/components/layout/query-states'
+import { Timestamp } from '@/components/layout/timestamp'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Skeleton } from '@/components/ui/skeleton'
+import type { ConversationDetail, ConversationSummary } from '@/lib/agents/conversation-views'
 import { cn } from '@/lib/utils'
-import type { AnswerSource } from './agent-stream'
 import { MessageBubble } from './chat-messages'
-
-interface ConversationSummary {
-  id: string
-  agentId: string
-  visitorId: string | null
-  channel: 'api' | 'dashboard' | 'website'
-  title: string | null
-  messageCount: number
-  lastMessage: { role: 'user' | 'assistant'; preview: string; createdAt: string } | null
-  createdAt: string
-  updatedAt: string
-}
-
-interface ConversationDetail extends Omit<ConversationSummary, 'lastMessage'> {
-  messages: {
-    id: string
-    role: 'user' | 'assistant'
-    text: string
-    sources: AnswerSource[]
-    error: string | null
-    promptTokens: number | null
-    completionTokens: number | null
-    createdAt: string
-  }[]
-}
 
 /** A preview without Markdown's marks (**, _, `, #, >). */
 const plain = (text: string) => text.replace(/[*_`#>]+/g, '').replace(/\s+/g, ' ').trim()
@@ -52,7 +28,7 @@ function ConversationDetailPanel({ id }: { id: string }) {
     queryFn: () => apiFetch<ConversationDetail>(`/api/conversations/${encodeURIComponent(id)}`),
   })
   useErrorToast(query.error, `conversation-error-${id}`, 'the conversation')
-  if (query.isError && !query.data) return <LoadError error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />
+  if (loadFailed(query)) return <LoadError query={query} />
   if (!query.data) {
     return (
       <div className="grid gap-4 p-4">
@@ -104,7 +80,7 @@ export function ConversationsView({ agentId, selectedId }: { agentId: string; se
     router.replace(id ? `/agents/${agentId}/conversations?c=${encodeURIComponent(id)}` : `/agents/${agentId}/conversations`, { scroll: false })
   }
 
-  if (list.isError && !list.data) return <LoadError error={list.error} onRetry={() => void list.refetch()} retrying={list.isFetching} />
+  if (loadFailed(list)) return <LoadError query={list} />
   if (list.data && list.data.length === 0) {
     return (
       <EmptyState
@@ -156,9 +132,7 @@ export function ConversationsView({ agentId, selectedId }: { agentId: string; se
                   {c.lastMessage && c.title && <span className="line-clamp-1 text-xs text-muted-foreground">{plain(c.lastMessage.preview)}</span>}
                   <span className="text-xs text-muted-foreground">
                     {c.messageCount} message{c.messageCount === 1 ? '' : 's'} ·{' '}
-                    <time dateTime={c.updatedAt} title={formatDateTime(c.updatedAt)}>
-                      {formatRelative(c.updatedAt)}
-                    </time>
+                    <Timestamp iso={c.updatedAt} relative />
                   </span>
                 </button>
               </li>

@@ -3,11 +3,15 @@
 import * as React from 'react'
 import Link from 'next/link'
 import { useRouter } from 'next/navigation'
-import { Bot, MessageSquarePlus, MessagesSquare, Plus, SlidersHorizontal } from 'lucide-react'
-import { MODEL_LABELS, QUERY_MODEL_NAMES, type Agent } from '@/components/agents/types'
+import { Bot, MessageSquarePlus, MessagesSquare, SlidersHorizontal } from 'lucide-react'
+import { ModelItems } from '@/components/agents/agent-form-fields'
+import { NewAgentButton } from '@/components/agents/agents-table'
+import { modelLabel, QUERY_MODEL_NAMES, type Agent } from '@/components/agents/types'
 import { useAgents } from '@/components/agents/use-agents'
+import { countOf } from '@/components/format'
 import { EmptyState } from '@/components/layout/empty-state'
-import { LoadError, useErrorToast } from '@/components/layout/query-states'
+import { FormField } from '@/components/layout/form-field'
+import { LoadError, loadFailed, useErrorToast } from '@/components/layout/query-states'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Label } from '@/components/ui/label'
@@ -34,8 +38,7 @@ function Overrides({
   const overridingTemperature = value.temperature !== undefined
   return (
     <div className="grid gap-5" role="group" aria-label="Overrides for this conversation">
-      <div className="grid gap-2">
-        <Label htmlFor="override-model">Model</Label>
+      <FormField id="override-model" label="Model">
         <Select
           value={value.modelName ?? AGENT_DEFAULT}
           onValueChange={v => onChange({ ...value, modelName: v === AGENT_DEFAULT ? undefined : v })}
@@ -44,15 +47,11 @@ function Overrides({
             <SelectValue />
           </SelectTrigger>
           <SelectContent>
-            <SelectItem value={AGENT_DEFAULT}>Agent’s model ({MODEL_LABELS[agent.modelName] ?? agent.modelName})</SelectItem>
-            {QUERY_MODEL_NAMES.map(m => (
-              <SelectItem key={m} value={m}>
-                {MODEL_LABELS[m]}
-              </SelectItem>
-            ))}
+            <SelectItem value={AGENT_DEFAULT}>Agent’s model ({modelLabel(agent.modelName)})</SelectItem>
+            <ModelItems names={QUERY_MODEL_NAMES} />
           </SelectContent>
         </Select>
-      </div>
+      </FormField>
       <div className="grid gap-3">
         <div className="flex items-center justify-between gap-2">
           <Label htmlFor="override-temperature-switch">Override temperature</Label>
@@ -155,23 +154,14 @@ export function Playground({ initialAgentId }: { initialAgentId?: string }) {
   const list = agents.data ?? []
   const agent = list.find(a => a.id === agentId) ?? (agentId ? undefined : list[0])
 
-  if (agents.isError && !agents.data) {
-    return <LoadError error={agents.error} onRetry={() => void agents.refetch()} retrying={agents.isFetching} />
-  }
+  if (loadFailed(agents)) return <LoadError query={agents} />
   if (agents.isPending) return <Skeleton className="h-[28rem] w-full rounded-xl" />
   if (list.length === 0) {
     return (
       <EmptyState
         icon={MessagesSquare}
         title="Nothing to chat with yet"
-        action={
-          <Button asChild>
-            <Link href="/agents/new">
-              <Plus aria-hidden />
-              New agent
-            </Link>
-          </Button>
-        }
+        action={<NewAgentButton />}
       >
         Create an agent first: then choose it here and ask questions. Answers stream in as they are written, with their
         sources.
@@ -203,10 +193,8 @@ export function Playground({ initialAgentId }: { initialAgentId?: string }) {
         </Select>
         {agent && (
           <>
-            <Badge variant="outline">{MODEL_LABELS[agent.modelName] ?? agent.modelName}</Badge>
-            <span className="text-sm text-muted-foreground">
-              {agent.datastoreIds.length} datastore{agent.datastoreIds.length === 1 ? '' : 's'}
-            </span>
+            <Badge variant="outline">{modelLabel(agent.modelName)}</Badge>
+            <span className="text-sm text-muted-foreground">{countOf(agent.datastoreIds.length, 'datastore')}</span>
           </>
         )}
       </div>

@@ -2,12 +2,11 @@
 
 import * as React from 'react'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { AlertCircle, Loader2 } from 'lucide-react'
 import { toast } from 'sonner'
 import { apiFetch, errorMessage } from '@/components/api-client'
-import { Button } from '@/components/ui/button'
+import { FormAlert, FormField } from '@/components/layout/form-field'
+import { PendingButton } from '@/components/layout/pending-button'
 import { Input } from '@/components/ui/input'
-import { Label } from '@/components/ui/label'
 import { Textarea } from '@/components/ui/textarea'
 import { cn } from '@/lib/utils'
 import { datasourcesQueryKey, type Datasource } from './types'
@@ -25,127 +24,165 @@ function httpUrlProblem(value: string): string | null {
   }
 }
 
-function FormError({ id, message }: { id: string; message: string | null | undefined }) {
-  if (!message) return null
-  return (
-    <p id={id} role="alert" className="flex items-start gap-2 text-sm text-destructive">
-      <AlertCircle className="mt-0.5 size-4 shrink-0" aria-hidden />
-      {message}
-    </p>
-  )
-}
-
-function useCreated(datastoreId: string, what: string, reset: () => void) {
-  const queryClient = useQueryClient()
-  return () => {
-    void queryClient.invalidateQueries({ queryKey: datasourcesQueryKey(datastoreId) })
-    toast.success(`${what} added`, { description: 'It is queued for syncing: watch its status in the table.' })
-    reset()
-  }
-}
-
-export function WebPageForm({ datastoreId }: { datastoreId: string }) {
-  const [url, setUrl] = React.useState('')
-  const [name, setName] = React.useState('')
+/**
+ * Adding one piece of content: `send` runs once the form's own check (`submit(problem)`) finds no problem; on
+ * success the datasources table is refreshed, a toast says `what` was added, and `reset` empties the form.
+ */
+function useAddContent(datastoreId: string, what: string, send: () => Promise<unknown>, reset: () => void) {
   const [problem, setProblem] = React.useState<string | null>(null)
-  const done = useCreated(datastoreId, 'Web page', () => {
-    setUrl('')
-    setName('')
-  })
+  const queryClient = useQueryClient()
   const create = useMutation({
-    mutationFn: () =>
-      apiFetch<Datasource>('/api/datasources', {
-        method: 'POST',
-        json: { datastoreId, type: 'web_page', name: name.trim() || undefined, config: { source_url: url.trim() } },
-      }),
-    onSuccess: done,
+    mutationFn: send,
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: datasourcesQueryKey(datastoreId) })
+      toast.success(`${what} added`, { description: 'It is queued for syncing: watch its status in the table.' })
+      reset()
+    },
   })
+  function submit(found: string | null) {
+    setProblem(found)
+    if (!found) create.mutate()
+  }
+  return { problem, create, submit }
+}
+
+/** The shell of an add form: its fields, the server's refusal (`errorId`), and the submit button. */
+function AddForm({
+  onSubmit,
+  create,
+  errorId,
+  submitLabel,
+  children,
+}: {
+  onSubmit: () => void
+  create: { isPending: boolean; isError: boolean; error: unknown }
+  errorId: string
+  submitLabel: string
+  children: React.ReactNode
+}) {
   return (
     <form
       className="grid gap-4"
       noValidate
       onSubmit={e => {
         e.preventDefault()
-        const p = httpUrlProblem(url)
-        setProblem(p)
-        if (!p) create.mutate()
+        onSubmit()
       }}
     >
-      <div className="grid gap-2">
-        <Label htmlFor="web-page-url">Page address</Label>
-        <Input
-          id="web-page-url"
-          type="url"
-          inputMode="url"
-          value={url}
-          onChange={e => setUrl(e.target.value)}
-          placeholder="https://example.com/docs/pricing"
-          aria-invalid={!!problem || undefined}
-          aria-describedby={problem ? 'web-page-url-error' : 'web-page-url-hint'}
-          autoComplete="off"
-        />
-        {problem ? (
-          <FormError id="web-page-url-error" message={problem} />
-        ) : (
-          <p id="web-page-url-hint" className="text-xs text-muted-foreground">
-            The page is fetched once now and again on each re-sync; its main text is kept.
-          </p>
-        )}
-      </div>
-      <div className="grid gap-2">
-        <Label htmlFor="web-page-name">
-          Name <span className="font-normal text-muted-foreground">(optional)</span>
-        </Label>
-        <Input id="web-page-name" value={name} onChange={e => setName(e.target.value)} maxLength={200} placeholder="Defaults to the address" />
-      </div>
-      <FormError id="web-page-error" message={create.isError ? errorMessage(create.error) : null} />
+      {children}
+      <FormAlert id={errorId} message={create.isError ? errorMessage(create.error) : null} />
       <div>
-        <Button type="submit" disabled={create.isPending}>
-          {create.isPending && <Loader2 className="animate-spin" aria-hidden />}
-          Add web page
-        </Button>
+        <PendingButton type="submit" pending={create.isPending}>
+          {submitLabel}
+        </PendingButton>
       </div>
     </form>
   )
 }
 
-export function WebSiteForm({ datastoreId }: { datastoreId: string }) {
-  const [mode, setMode] = React.useState<'sitemap' | 'source_url'>('source_url')
+/** A web_page or web_site datasource: its address (sent as `config[configKey]`) and an optional name. */
+function WebDatasourceForm({
+  datastoreId,
+  type,
+  configKey,
+  idPrefix,
+  urlLabel,
+  urlPlaceholder,
+  urlHint,
+  submitLabel,
+  children,
+}: {
+  datastoreId: string
+  type: 'web_page' | 'web_site'
+  configKey: 'source_url' | 'sitemap'
+  idPrefix: string
+  urlLabel: string
+  urlPlaceholder: string
+  /** Shown under the address while it has no problem. */
+  urlHint?: string
+  submitLabel: string
+  /** What comes before the address (the web site's choice of where to find pages). */
+  children?: React.ReactNode
+}) {
   const [url, setUrl] = React.useState('')
   const [name, setName] = React.useState('')
-  const [problem, setProblem] = React.useState<string | null>(null)
-  const done = useCreated(datastoreId, 'Web site', () => {
+  const what = type === 'web_page' ? 'Web page' : 'Web site'
+  const send = () =>
+    apiFetch<Datasource>('/api/datasources', {
+      method: 'POST',
+      json: { datastoreId, type, name: name.trim() || undefined, config: { [configKey]: url.trim() } },
+    })
+  const { problem, create, submit } = useAddContent(datastoreId, what, send, () => {
     setUrl('')
     setName('')
   })
-  const create = useMutation({
-    mutationFn: () =>
-      apiFetch<Datasource>('/api/datasources', {
-        method: 'POST',
-        json: { datastoreId, type: 'web_site', name: name.trim() || undefined, config: { [mode]: url.trim() } },
-      }),
-    onSuccess: done,
-  })
+  const urlId = `${idPrefix}-url`
   return (
-    <form
-      className="grid gap-4"
-      noValidate
-      onSubmit={e => {
-        e.preventDefault()
-        const p = httpUrlProblem(url)
-        setProblem(p)
-        if (!p) create.mutate()
-      }}
+    <AddForm onSubmit={() => submit(httpUrlProblem(url))} create={create} errorId={`${idPrefix}-error`} submitLabel={submitLabel}>
+      {children}
+      <FormField id={urlId} label={urlLabel}>
+        <Input
+          id={urlId}
+          type="url"
+          inputMode="url"
+          value={url}
+          onChange={e => setUrl(e.target.value)}
+          placeholder={urlPlaceholder}
+          aria-invalid={!!problem || undefined}
+          aria-describedby={problem ? `${urlId}-error` : urlHint ? `${urlId}-hint` : undefined}
+          autoComplete="off"
+        />
+        {problem || !urlHint ? (
+          <FormAlert id={`${urlId}-error`} message={problem} />
+        ) : (
+          <p id={`${urlId}-hint`} className="text-xs text-muted-foreground">
+            {urlHint}
+          </p>
+        )}
+      </FormField>
+      <FormField id={`${idPrefix}-name`} label="Name" optional>
+        <Input id={`${idPrefix}-name`} value={name} onChange={e => setName(e.target.value)} maxLength={200} placeholder="Defaults to the address" />
+      </FormField>
+    </AddForm>
+  )
+}
+
+export function WebPageForm({ datastoreId }: { datastoreId: string }) {
+  return (
+    <WebDatasourceForm
+      datastoreId={datastoreId}
+      type="web_page"
+      configKey="source_url"
+      idPrefix="web-page"
+      urlLabel="Page address"
+      urlPlaceholder="https://example.com/docs/pricing"
+      urlHint="The page is fetched once now and again on each re-sync; its main text is kept."
+      submitLabel="Add web page"
+    />
+  )
+}
+
+const SITE_MODES = [
+  ['source_url', 'The site’s root address', 'Sitemaps listed in robots.txt, else /sitemap.xml, else links on the site'],
+  ['sitemap', 'A sitemap', 'Exactly the pages listed in a sitemap.xml'],
+] as const
+
+export function WebSiteForm({ datastoreId }: { datastoreId: string }) {
+  const [mode, setMode] = React.useState<'sitemap' | 'source_url'>('source_url')
+  return (
+    <WebDatasourceForm
+      datastoreId={datastoreId}
+      type="web_site"
+      configKey={mode}
+      idPrefix="web-site"
+      urlLabel={mode === 'sitemap' ? 'Sitemap address' : 'Site address'}
+      urlPlaceholder={mode === 'sitemap' ? 'https://example.com/sitemap.xml' : 'https://example.com'}
+      submitLabel="Add web site"
     >
       <fieldset className="grid gap-2">
         <legend className="mb-2 text-sm font-medium">Find the pages from</legend>
         <div className="grid gap-2 sm:grid-cols-2" role="radiogroup">
-          {(
-            [
-              ['source_url', 'The site’s root address', 'Sitemaps listed in robots.txt, else /sitemap.xml, else links on the site'],
-              ['sitemap', 'A sitemap', 'Exactly the pages listed in a sitemap.xml'],
-            ] as const
-          ).map(([value, title, hint]) => (
+          {SITE_MODES.map(([value, title, hint]) => (
             <label
               key={value}
               className={cn(
@@ -169,35 +206,7 @@ export function WebSiteForm({ datastoreId }: { datastoreId: string }) {
           ))}
         </div>
       </fieldset>
-      <div className="grid gap-2">
-        <Label htmlFor="web-site-url">{mode === 'sitemap' ? 'Sitemap address' : 'Site address'}</Label>
-        <Input
-          id="web-site-url"
-          type="url"
-          inputMode="url"
-          value={url}
-          onChange={e => setUrl(e.target.value)}
-          placeholder={mode === 'sitemap' ? 'https://example.com/sitemap.xml' : 'https://example.com'}
-          aria-invalid={!!problem || undefined}
-          aria-describedby={problem ? 'web-site-url-error' : undefined}
-          autoComplete="off"
-        />
-        <FormError id="web-site-url-error" message={problem} />
-      </div>
-      <div className="grid gap-2">
-        <Label htmlFor="web-site-name">
-          Name <span className="font-normal text-muted-foreground">(optional)</span>
-        </Label>
-        <Input id="web-site-name" value={name} onChange={e => setName(e.target.value)} maxLength={200} placeholder="Defaults to the address" />
-      </div>
-      <FormError id="web-site-error" message={create.isError ? errorMessage(create.error) : null} />
-      <div>
-        <Button type="submit" disabled={create.isPending}>
-          {create.isPending && <Loader2 className="animate-spin" aria-hidden />}
-          Add web site
-        </Button>
-      </div>
-    </form>
+    </WebDatasourceForm>
   )
 }
 
@@ -205,49 +214,29 @@ export function TextForm({ datastoreId }: { datastoreId: string }) {
   const [name, setName] = React.useState('')
   const [text, setText] = React.useState('')
   const [source, setSource] = React.useState('')
-  const [problem, setProblem] = React.useState<string | null>(null)
-  const done = useCreated(datastoreId, 'Text', () => {
+  const send = () =>
+    apiFetch<{ ids: string[] }>(`/api/datastores/upsert/${encodeURIComponent(datastoreId)}`, {
+      method: 'POST',
+      json: {
+        documents: [{ text, name: name.trim() || undefined, metadata: source.trim() ? { source: source.trim() } : undefined }],
+      },
+    })
+  const { problem, create, submit } = useAddContent(datastoreId, 'Text', send, () => {
     setName('')
     setText('')
     setSource('')
   })
-  const create = useMutation({
-    mutationFn: () =>
-      apiFetch<{ ids: string[] }>(`/api/datastores/upsert/${encodeURIComponent(datastoreId)}`, {
-        method: 'POST',
-        json: {
-          documents: [{ text, name: name.trim() || undefined, metadata: source.trim() ? { source: source.trim() } : undefined }],
-        },
-      }),
-    onSuccess: done,
-  })
   return (
-    <form
-      className="grid gap-4"
-      noValidate
-      onSubmit={e => {
-        e.preventDefault()
-        const p = text.trim() ? null : 'Paste or type some text'
-        setProblem(p)
-        if (!p) create.mutate()
-      }}
-    >
+    <AddForm onSubmit={() => submit(text.trim() ? null : 'Paste or type some text')} create={create} errorId="text-error" submitLabel="Add text">
       <div className="grid gap-2 sm:grid-cols-2 sm:gap-4">
-        <div className="grid gap-2">
-          <Label htmlFor="text-name">
-            Name <span className="font-normal text-muted-foreground">(optional)</span>
-          </Label>
+        <FormField id="text-name" label="Name" optional>
           <Input id="text-name" value={name} onChange={e => setName(e.target.value)} maxLength={500} placeholder="e.g. Refund policy" />
-        </div>
-        <div className="grid gap-2">
-          <Label htmlFor="text-source">
-            Source <span className="font-normal text-muted-foreground">(optional)</span>
-          </Label>
+        </FormField>
+        <FormField id="text-source" label="Source" optional>
           <Input id="text-source" value={source} onChange={e => setSource(e.target.value)} placeholder="Shown with answers, e.g. a URL" />
-        </div>
+        </FormField>
       </div>
-      <div className="grid gap-2">
-        <Label htmlFor="text-content">Text</Label>
+      <FormField id="text-content" label="Text">
         <Textarea
           id="text-content"
           value={text}
@@ -258,15 +247,8 @@ export function TextForm({ datastoreId }: { datastoreId: string }) {
           aria-invalid={!!problem || undefined}
           aria-describedby={problem ? 'text-content-error' : undefined}
         />
-        <FormError id="text-content-error" message={problem} />
-      </div>
-      <FormError id="text-error" message={create.isError ? errorMessage(create.error) : null} />
-      <div>
-        <Button type="submit" disabled={create.isPending}>
-          {create.isPending && <Loader2 className="animate-spin" aria-hidden />}
-          Add text
-        </Button>
-      </div>
-    </form>
+        <FormAlert id="text-content-error" message={problem} />
+      </FormField>
+    </AddForm>
   )
 }

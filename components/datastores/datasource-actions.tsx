@@ -2,19 +2,10 @@
 
 import * as React from 'react'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { Loader2, RefreshCw, Trash2 } from 'lucide-react'
+import { Loader2, RefreshCw } from 'lucide-react'
 import { toast } from 'sonner'
 import { apiFetch, errorMessage } from '@/components/api-client'
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from '@/components/ui/alert-dialog'
+import { ConfirmActionButton, DeleteIconButton } from '@/components/layout/confirm-action-button'
 import { Button } from '@/components/ui/button'
 import { datasourcesQueryKey, datastoreQueryKey, datastoresQueryKey, type Datasource } from './types'
 
@@ -64,34 +55,19 @@ export function DeleteDatasourceButton({ datasource }: { datasource: Datasource 
     onSettled: refresh,
   })
   return (
-    <AlertDialog open={open} onOpenChange={next => !remove.isPending && setOpen(next)}>
-      <AlertDialogTrigger asChild>
-        <Button
-          variant="ghost"
-          size="icon"
-          className="size-8 text-destructive hover:text-destructive"
-          aria-label={`Delete ${datasource.name}`}
-          title="Delete"
-        >
-          <Trash2 aria-hidden />
-        </Button>
-      </AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Delete “{datasource.name}”?</AlertDialogTitle>
-          <AlertDialogDescription>
-            Its chunks leave the datastore at once, so agents stop finding them
-            {datasource.type === 'web_site' ? ', and so do the pages found on the site' : ''}. This cannot be undone.
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel disabled={remove.isPending}>Cancel</AlertDialogCancel>
-          <Button variant="destructive" onClick={() => remove.mutate()} disabled={remove.isPending}>
-            {remove.isPending && <Loader2 className="animate-spin" aria-hidden />}
-            Delete
-          </Button>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+    <ConfirmActionButton
+      open={open}
+      onOpenChange={setOpen}
+      action={remove}
+      trigger={<DeleteIconButton name={datasource.name} />}
+      title={`Delete “${datasource.name}”?`}
+      description={
+        <>
+          Its chunks leave the datastore at once, so agents stop finding them
+          {datasource.type === 'web_site' ? ', and so do the pages found on the site' : ''}. This cannot be undone.
+        </>
+      }
+      confirmLabel="Delete"
+    />
   )
 }

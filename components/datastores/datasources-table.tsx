@@ -4,13 +4,14 @@ import * as React from 'react'
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query'
 import { ChevronDown, ChevronRight, FileText, Globe, Link2, ListFilter, Loader2, Type } from 'lucide-react'
 import { apiFetch } from '@/components/api-client'
-import { formatDateTime, formatRelative } from '@/components/format'
 import { EmptyState } from '@/components/layout/empty-state'
-import { LoadError, SkeletonRows, useErrorToast } from '@/components/layout/query-states'
-import { Button } from '@/components/ui/button'
+import { PendingButton } from '@/components/layout/pending-button'
+import { useErrorToast } from '@/components/layout/query-states'
+import { QueryTable } from '@/components/layout/query-table'
+import { Timestamp } from '@/components/layout/timestamp'
 import { Label } from '@/components/ui/label'
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select'
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table'
+import { TableCell, TableRow } from '@/components/ui/table'
 import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip'
 import { DeleteDatasourceButton, ResyncDatasourceButton } from './datasource-actions'
 import { DatasourceStatusBadge } from './datasource-status-badge'
@@ -110,13 +111,7 @@ function DatasourceRow({ ds, siteName }: { ds: Datasource; siteName?: string }) 
         <TableCell className="hidden text-right tabular-nums sm:table-cell">{ds.nbChunks.toLocaleString()}</TableCell>
         <TableCell className="hidden text-right tabular-nums lg:table-cell">{ds.nbTokens.toLocaleString()}</TableCell>
         <TableCell className="hidden text-muted-foreground lg:table-cell">
-          {ds.lastSynch ? (
-            <time dateTime={ds.lastSynch} title={formatDateTime(ds.lastSynch)}>
-              {formatRelative(ds.lastSynch)}
-            </time>
-          ) : (
-            'never'
-          )}
+          {ds.lastSynch ? <Timestamp iso={ds.lastSynch} relative /> : 'never'}
         </TableCell>
         <TableCell className="pr-2 text-right sm:pr-3">
           <div className="flex justify-end gap-0.5">
@@ -251,46 +246,36 @@ export function DatasourcesTable({ datastoreId }: { datastoreId: string }) {
         </div>
       </div>
 
-      {query.isError && !query.data ? (
-        <LoadError error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />
-      ) : query.data && items.length === 0 ? (
-        <EmptyState icon={filtered ? ListFilter : FileText} title={filtered ? 'No datasource matches these filters' : 'No content yet'}>
-          {filtered
-            ? 'Choose “All” in the filters to see every datasource of this datastore.'
-            : 'Drop files above, add a web page or a whole site, or paste text. Each becomes a datasource that syncs into searchable chunks.'}
-        </EmptyState>
-      ) : (
-        <div className="rounded-xl border">
-          <Table aria-label="Datasources" aria-busy={query.isPending}>
-            <TableHeader>
-              <TableRow className="hover:bg-transparent">
-                <TableHead className="pl-4">Name</TableHead>
-                <TableHead className="hidden md:table-cell">Type</TableHead>
-                <TableHead>Status</TableHead>
-                <TableHead className="hidden text-right sm:table-cell">Chunks</TableHead>
-                <TableHead className="hidden text-right lg:table-cell">Tokens</TableHead>
-                <TableHead className="hidden lg:table-cell">Last sync</TableHead>
-                <TableHead className="pr-3 text-right">
-                  <span className="sr-only">Actions</span>
-                </TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {query.isPending ? (
-                <SkeletonRows columns={7} />
-              ) : (
-                items.map(ds => <DatasourceRow key={ds.id} ds={ds} siteName={ds.groupId ? (siteNames.get(ds.groupId) ?? 'a web site') : undefined} />)
-              )}
-            </TableBody>
-          </Table>
-        </div>
-      )}
+      <QueryTable
+        label="Datasources"
+        query={query}
+        isEmpty={!!query.data && items.length === 0}
+        empty={
+          <EmptyState icon={filtered ? ListFilter : FileText} title={filtered ? 'No datasource matches these filters' : 'No content yet'}>
+            {filtered
+              ? 'Choose “All” in the filters to see every datasource of this datastore.'
+              : 'Drop files above, add a web page or a whole site, or paste text. Each becomes a datasource that syncs into searchable chunks.'}
+          </EmptyState>
+        }
+        columns={[
+          { label: 'Name', className: 'pl-4' },
+          { label: 'Type', className: 'hidden md:table-cell' },
+          { label: 'Status' },
+          { label: 'Chunks', className: 'hidden text-right sm:table-cell' },
+          { label: 'Tokens', className: 'hidden text-right lg:table-cell' },
+          { label: 'Last sync', className: 'hidden lg:table-cell' },
+          { label: 'Actions', className: 'pr-3 text-right', srOnly: true },
+        ]}
+      >
+        {items.map(ds => (
+          <DatasourceRow key={ds.id} ds={ds} siteName={ds.groupId ? (siteNames.get(ds.groupId) ?? 'a web site') : undefined} />
+        ))}
+      </QueryTable>
       {query.hasNextPage && (
         <div className="flex justify-center">
-          <Button variant="outline" size="sm" onClick={() => void query.fetchNextPage()} disabled={query.isFetchingNextPage}>
-            {query.isFetchingNextPage && <Loader2 className="animate-spin" aria-hidden />}
+          <PendingButton variant="outline" size="sm" onClick={() => void query.fetchNextPage()} pending={query.isFetchingNextPage}>
             Show more
-          </Button>
+          </PendingButton>
         </div>
       )}
     </section>

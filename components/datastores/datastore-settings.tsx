@@ -3,23 +3,15 @@
 import * as React from 'react'
 import { useRouter } from 'next/navigation'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { AlertCircle, Loader2, Trash2 } from 'lucide-react'
+import { Trash2 } from 'lucide-react'
 import { toast } from 'sonner'
 import { apiFetch, errorMessage } from '@/components/api-client'
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from '@/components/ui/alert-dialog'
+import { ConfirmActionButton } from '@/components/layout/confirm-action-button'
+import { FormAlert, FormField } from '@/components/layout/form-field'
+import { PendingButton } from '@/components/layout/pending-button'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card'
 import { Input } from '@/components/ui/input'
-import { Label } from '@/components/ui/label'
 import { Textarea } from '@/components/ui/textarea'
 import { datastoreQueryKey, datastoresQueryKey, type Datastore } from './types'
 
@@ -38,30 +30,20 @@ function DeleteDatastore({ datastore }: { datastore: Datastore }) {
     onError: error => toast.error('Could not delete the datastore', { description: errorMessage(error) }),
   })
   return (
-    <AlertDialog open={open} onOpenChange={next => !remove.isPending && setOpen(next)}>
-      <AlertDialogTrigger asChild>
+    <ConfirmActionButton
+      open={open}
+      onOpenChange={setOpen}
+      action={remove}
+      trigger={
         <Button variant="destructive">
           <Trash2 aria-hidden />
           Delete datastore
         </Button>
-      </AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Delete “{datastore.name}”?</AlertDialogTitle>
-          <AlertDialogDescription>
-            Its {datastore.nbDatasources ?? 0} datasources and every chunk go with it, and agents that read it stop finding
-            them. This cannot be undone.
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel disabled={remove.isPending}>Cancel</AlertDialogCancel>
-          <Button variant="destructive" onClick={() => remove.mutate()} disabled={remove.isPending}>
-            {remove.isPending && <Loader2 className="animate-spin" aria-hidden />}
-            Delete
-          </Button>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+      }
+      title={`Delete “${datastore.name}”?`}
+      description={`Its ${datastore.nbDatasources ?? 0} datasources and every chunk go with it, and agents that read it stop finding them. This cannot be undone.`}
+      confirmLabel="Delete"
+    />
   )
 }
 
@@ -105,36 +87,26 @@ export function DatastoreSettings({ datastore }: { datastore: Datastore }) {
             <CardDescription>Chunking applies to content synced after a change: re-sync a datasource to apply it to it.</CardDescription>
           </CardHeader>
           <CardContent className="grid gap-4">
-            <div className="grid gap-2">
-              <Label htmlFor="ds-settings-name">Name</Label>
+            <FormField id="ds-settings-name" label="Name">
               <Input id="ds-settings-name" value={name} onChange={e => setName(e.target.value)} maxLength={200} />
-            </div>
-            <div className="grid gap-2">
-              <Label htmlFor="ds-settings-description">Description</Label>
+            </FormField>
+            <FormField id="ds-settings-description" label="Description">
               <Textarea id="ds-settings-description" value={description} onChange={e => setDescription(e.target.value)} rows={3} maxLength={5000} />
-            </div>
+            </FormField>
             <div className="grid gap-4 sm:grid-cols-2">
-              <div className="grid gap-2">
-                <Label htmlFor="ds-settings-chunk-size">Chunk size (tokens)</Label>
+              <FormField id="ds-settings-chunk-size" label="Chunk size (tokens)">
                 <Input id="ds-settings-chunk-size" type="number" min={64} max={4096} value={chunkSize} onChange={e => setChunkSize(e.target.value)} />
-              </div>
-              <div className="grid gap-2">
-                <Label htmlFor="ds-settings-chunk-overlap">Overlap (tokens)</Label>
+              </FormField>
+              <FormField id="ds-settings-chunk-overlap" label="Overlap (tokens)">
                 <Input id="ds-settings-chunk-overlap" type="number" min={0} max={1024} value={chunkOverlap} onChange={e => setChunkOverlap(e.target.value)} />
-              </div>
+              </FormField>
             </div>
-            {message && (
-              <p role="alert" className="flex items-start gap-2 text-sm text-destructive">
-                <AlertCircle className="mt-0.5 size-4 shrink-0" aria-hidden />
-                {message}
-              </p>
-            )}
+            <FormAlert message={message} />
           </CardContent>
           <CardFooter>
-            <Button type="submit" disabled={save.isPending}>
-              {save.isPending && <Loader2 className="animate-spin" aria-hidden />}
+            <PendingButton type="submit" pending={save.isPending}>
               Save changes
-            </Button>
+            </PendingButton>
           </CardFooter>
         </form>
       </Card>

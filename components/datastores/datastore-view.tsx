@@ -1,18 +1,15 @@
 'use client'
 
-import Link from 'next/link'
 import { useQuery } from '@tanstack/react-query'
-import { ArrowLeft, DatabaseZap } from 'lucide-react'
-import { ApiError, apiFetch } from '@/components/api-client'
-import { EmptyState } from '@/components/layout/empty-state'
-import { LoadError, useErrorToast } from '@/components/layout/query-states'
+import { DatabaseZap } from 'lucide-react'
+import { apiFetch } from '@/components/api-client'
+import { countOf } from '@/components/format'
+import { DetailFrame, DetailTitle } from '@/components/layout/detail-frame'
+import { VisibilityBadge } from '@/components/layout/visibility-badge'
 import { Badge } from '@/components/ui/badge'
-import { Button } from '@/components/ui/button'
-import { Skeleton } from '@/components/ui/skeleton'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { AddContent } from './add-content'
 import { DatasourcesTable } from './datasources-table'
-import { countOf } from './datastores-table'
 import { DatastoreSettings } from './datastore-settings'
 import { SearchTester } from './search-tester'
 import { datastoreQueryKey, type Datastore } from './types'
@@ -26,53 +23,21 @@ export function useDatastore(id: string) {
 
 export function DatastoreView({ id }: { id: string }) {
   const query = useDatastore(id)
-  const notFound = query.error instanceof ApiError && query.error.status === 404
-  useErrorToast(notFound ? null : query.error, `datastore-error-${id}`, 'the datastore')
-
-  const back = (
-    <Button asChild variant="ghost" size="sm" className="-ml-2 mb-2 w-fit text-muted-foreground">
-      <Link href="/datastores">
-        <ArrowLeft aria-hidden />
-        Datastores
-      </Link>
-    </Button>
-  )
-
-  if (notFound) {
-    return (
-      <>
-        {back}
-        <EmptyState icon={DatabaseZap} title="This datastore does not exist">
-          It may have been deleted, or the link is wrong.
-        </EmptyState>
-      </>
-    )
-  }
-  if (query.isError && !query.data) {
-    return (
-      <>
-        {back}
-        <LoadError error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />
-      </>
-    )
-  }
-
   const store = query.data
   return (
-    <>
-      {back}
+    <DetailFrame
+      query={query}
+      what="the datastore"
+      toastId={`datastore-error-${id}`}
+      back={{ href: '/datastores', label: 'Datastores' }}
+      notFound={{ icon: DatabaseZap, title: 'This datastore does not exist' }}
+    >
       <div className="mb-6 grid gap-2">
-        {store ? (
-          <h1 className="text-2xl font-semibold tracking-tight break-words">{store.name}</h1>
-        ) : (
-          <Skeleton className="h-8 w-64" />
-        )}
+        <DetailTitle title={store?.name} skeletonClassName="h-8 w-64" />
         {store?.description && <p className="max-w-prose text-sm text-muted-foreground">{store.description}</p>}
         {store && (
           <div className="flex flex-wrap items-center gap-2 text-sm text-muted-foreground">
-            <Badge variant={store.visibility === 'public' ? 'secondary' : 'outline'} className="capitalize">
-              {store.visibility}
-            </Badge>
+            <VisibilityBadge visibility={store.visibility} />
             <Badge variant="outline">{store.searchMode === 'fulltext' ? 'Full-text search' : 'Hybrid search'}</Badge>
             <span>
               {countOf(store.nbDatasources ?? 0, 'datasource')} · {countOf(store.nbChunks ?? 0, 'chunk')}
@@ -100,6 +65,6 @@ export function DatastoreView({ id }: { id: string }) {
           </TabsContent>
         </Tabs>
       )}
-    </>
+    </DetailFrame>
   )
 }

@@ -5,6 +5,7 @@ import { useMutation, useQuery } from '@tanstack/react-query'
 import { AlertCircle, Info, Loader2, Search, SearchX } from 'lucide-react'
 import { apiFetch, errorMessage } from '@/components/api-client'
 import { EmptyState } from '@/components/layout/empty-state'
+import { FormAlert, FormField, Optional } from '@/components/layout/form-field'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Checkbox } from '@/components/ui/checkbox'
@@ -100,8 +101,7 @@ export function SearchTester({ datastore }: { datastore: Datastore }) {
   return (
     <div className="grid gap-6 lg:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]">
       <form onSubmit={onSubmit} className="grid h-fit gap-4 rounded-xl border p-4" noValidate aria-label="Search tester">
-        <div className="grid gap-2">
-          <Label htmlFor="search-query">Query</Label>
+        <FormField id="search-query" label="Query">
           <Input
             id="search-query"
             value={query}
@@ -110,9 +110,8 @@ export function SearchTester({ datastore }: { datastore: Datastore }) {
             autoComplete="off"
             aria-invalid={(!!problem && !query.trim()) || undefined}
           />
-        </div>
-        <div className="grid gap-2">
-          <Label htmlFor="search-topk">Results (topK)</Label>
+        </FormField>
+        <FormField id="search-topk" label="Results (topK)">
           <Input
             id="search-topk"
             type="number"
@@ -124,16 +123,20 @@ export function SearchTester({ datastore }: { datastore: Datastore }) {
             onChange={e => setTopK(e.target.value)}
             className="w-28"
           />
-        </div>
-        <div className="grid gap-2">
-          <Label htmlFor="search-custom-ids">
-            custom_ids <span className="font-normal text-muted-foreground">(optional, comma-separated)</span>
-          </Label>
+        </FormField>
+        <FormField
+          id="search-custom-ids"
+          label={
+            <>
+              custom_ids <Optional>(optional, comma-separated)</Optional>
+            </>
+          }
+        >
           <Input id="search-custom-ids" value={customIds} onChange={e => setCustomIds(e.target.value)} placeholder="tenant-a, tenant-b" autoComplete="off" />
-        </div>
+        </FormField>
         <fieldset className="grid gap-2">
           <legend className="mb-1 text-sm font-medium">
-            Only these datasources <span className="font-normal text-muted-foreground">(optional)</span>
+            Only these datasources <Optional />
           </legend>
           {datasourceList.length === 0 ? (
             <p className="text-xs text-muted-foreground">{sources.isPending ? 'Loading…' : 'No datasources yet.'}</p>
@@ -158,12 +161,7 @@ export function SearchTester({ datastore }: { datastore: Datastore }) {
             </div>
           )}
         </fieldset>
-        {problem && (
-          <p role="alert" className="flex items-start gap-2 text-sm text-destructive">
-            <AlertCircle className="mt-0.5 size-4 shrink-0" aria-hidden />
-            {problem}
-          </p>
-        )}
+        <FormAlert message={problem} />
         <Button type="submit" disabled={search.isPending}>
           {search.isPending ? <Loader2 className="animate-spin" aria-hidden /> : <Search aria-hidden />}
           Search

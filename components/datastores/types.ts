@@ -1,4 +1,8 @@
-// The datastore and datasource resources as the API answers them (lib/datastores/*-resource.ts).
+// The datastore and datasource resources as the API answers them (lib/datastores/*-resource.ts). The imports are
+// type-only: erased from the browser bundle, so no server module comes with them.
+import type { DatasourceResource } from '@/lib/datastores/datasource-resource'
+import type { DatasourcePage } from '@/lib/datastores/datasources'
+import type { Fragment } from '@/lib/search/types'
 
 export interface Datastore {
   id: string
@@ -15,46 +19,14 @@ export interface Datastore {
   updatedAt: string
 }
 
-export const DATASOURCE_STATUSES = ['unsynched', 'pending', 'running', 'synched', 'error', 'usage_limit_reached'] as const
-export const DATASOURCE_TYPES = ['file', 'web_page', 'web_site', 'text'] as const
-export type DatasourceStatus = (typeof DATASOURCE_STATUSES)[number]
-export type DatasourceType = (typeof DATASOURCE_TYPES)[number]
+export type Datasource = DatasourceResource
+export type DatasourceStatus = Datasource['status']
+export type DatasourceType = Datasource['type']
+export const DATASOURCE_STATUSES = ['unsynched', 'pending', 'running', 'synched', 'error', 'usage_limit_reached'] as const satisfies readonly DatasourceStatus[]
+export const DATASOURCE_TYPES = ['file', 'web_page', 'web_site', 'text'] as const satisfies readonly DatasourceType[]
 
-export interface Datasource {
-  id: string
-  datastoreId: string
-  type: DatasourceType
-  name: string
-  status: DatasourceStatus
-  groupId: string | null
-  config: Record<string, unknown>
-  custom_id: string | null
-  metadata: Record<string, unknown> | null
-  nbChunks: number
-  nbTokens: number
-  textSize: number
-  errorMessage: string | null
-  lastSynch: string | null
-  createdAt: string
-  updatedAt: string
-}
-
-export interface DatasourcePage {
-  items: Datasource[]
-  nextCursor: string | null
-  total: number
-}
-
-/** A ranked fragment from POST /api/datastores/{id}/query. */
-export interface Fragment {
-  text: string
-  score: number
-  source: string
-  datasource_id: string
-  datasource_name: string
-  custom_id?: string | null
-  metadata?: Record<string, unknown>
-}
+/** A page of GET /api/datastores/{id}/datasources; a ranked fragment of POST /api/datastores/{id}/query. */
+export type { DatasourcePage, Fragment }
 
 export const STATUS_LABELS: Record<DatasourceStatus, string> = {
   unsynched: 'Not synced',

@@ -8,6 +8,19 @@ import { Button } from '@/components/ui/button'
 import { Skeleton } from '@/components/ui/skeleton'
 import { TableCell, TableRow } from '@/components/ui/table'
 
+/** What the loading, empty and error states read of a TanStack query (plain or infinite). */
+export interface QueryState {
+  data: unknown
+  error: unknown
+  isError: boolean
+  isPending: boolean
+  isFetching: boolean
+  refetch: () => unknown
+}
+
+/** The query failed and there is nothing to show instead (a failed refetch keeps showing the last data). */
+export const loadFailed = (query: QueryState) => query.isError && !query.data
+
 /** Shows a query's error as a toast, once per error. */
 export function useErrorToast(error: unknown, id: string, what: string) {
   React.useEffect(() => {
@@ -32,13 +45,14 @@ export function SkeletonRows({ rows = 3, columns }: { rows?: number; columns: nu
   )
 }
 
-/** In place of a list that could not be loaded. */
-export function LoadError({ error, onRetry, retrying }: { error: unknown; onRetry: () => void; retrying?: boolean }) {
+/** In place of what a query could not load: its error, and a way to ask again. */
+export function LoadError({ query }: { query: QueryState }) {
+  const retrying = query.isFetching
   return (
     <div role="alert" className="flex flex-col items-center gap-3 rounded-xl border border-destructive/30 bg-destructive/5 px-6 py-10 text-center">
       <TriangleAlert className="size-6 text-destructive" aria-hidden />
-      <p className="text-sm font-medium">{errorMessage(error)}</p>
-      <Button variant="outline" size="sm" onClick={onRetry} disabled={retrying}>
+      <p className="text-sm font-medium">{errorMessage(query.error)}</p>
+      <Button variant="outline" size="sm" onClick={() => void query.refetch()} disabled={retrying}>
         <RefreshCw className={retrying ? 'animate-spin' : undefined} aria-hidden />
         Try again
       </Button>

@@ -1,23 +1,17 @@
 'use client'
 
+import * as React from 'react'
 import { useQuery } from '@tanstack/react-query'
 import { Bot, Coins, Database, Search } from 'lucide-react'
 import type { LucideIcon } from 'lucide-react'
 import { apiFetch } from '@/components/api-client'
-import { LoadError, useErrorToast } from '@/components/layout/query-states'
+import { LoadError, loadFailed, useErrorToast } from '@/components/layout/query-states'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Progress } from '@/components/ui/progress'
 import { Skeleton } from '@/components/ui/skeleton'
+// GET /api/usage's body; type-only, so erased from the browser bundle
+import type { UsageReport } from '@/lib/usage/usage-report'
 import { cn } from '@/lib/utils'
-
-/** GET /api/usage (lib/usage/usage-report.ts). */
-export interface UsageReport {
-  month: string
-  agentQueries: { used: number; limit: number }
-  storedTokens: { used: number; limit: number }
-  datastoreQueries: { used: number }
-  modelTokens: { prompt: number; completion: number }
-}
 
 const monthName = (month: string) => {
   const [y, m] = month.split('-').map(Number)
@@ -29,12 +23,20 @@ function compact(n: number) {
   return new Intl.NumberFormat(undefined, { notation: n >= 100_000 ? 'compact' : 'standard', maximumFractionDigits: 1 }).format(n)
 }
 
-function Meter({ icon: Icon, title, description, used, limit }: { icon: LucideIcon; title: string; description: string; used: number; limit: number }) {
-  const ratio = limit > 0 ? used / limit : 1
-  const percent = Math.min(100, Math.round(ratio * 1000) / 10)
-  const tone = ratio >= 1 ? 'bg-destructive' : ratio >= 0.8 ? 'bg-amber-500' : 'bg-primary'
+/** A card with an icon, a title and what it counts. */
+function StatCard({
+  icon: Icon,
+  title,
+  description,
+  contentClassName,
+  children,
+  ...props
+}: { icon: LucideIcon; title: string; description: string; contentClassName?: string; children: React.ReactNode } & Omit<
+  React.ComponentProps<typeof Card>,
+  'title'
+>) {
   return (
-    <Card className="gap-4" data-testid="usage-meter">
+    <Card className="gap-4" {...props}>
       <CardHeader>
         <CardTitle className="flex items-center gap-2 text-sm font-medium">
           <Icon className="size-4 text-muted-foreground" aria-hidden />
@@ -42,32 +44,26 @@ function Meter({ icon: Icon, title, description, used, limit }: { icon: LucideIc
         </CardTitle>
         <CardDescription>{description}</CardDescription>
       </CardHeader>
-      <CardContent className="grid gap-2">
-        <p className="text-2xl font-semibold tabular-nums">
-          {compact(used)}
-          <span className="text-base font-normal text-muted-foreground"> / {compact(limit)}</span>
-        </p>
-        <Progress value={percent} indicatorClassName={tone} aria-label={`${title}: ${percent}% of the limit`} />
-        <p className={cn('text-xs', ratio >= 1 ? 'font-medium text-destructive' : 'text-muted-foreground')}>
-          {ratio >= 1 ? 'Limit reached' : `${used > 0 && percent < 1 ? 'Less than 1%' : `${percent}%`} used · ${compact(Math.max(0, limit - used))} left`}
-        </p>
-      </CardContent>
+      <CardContent className={contentClassName}>{children}</CardContent>
     </Card>
   )
 }
 
-function Counter({ icon: Icon, title, description, children }: { icon: LucideIcon; title: string; description: string; children: React.ReactNode }) {
+function Meter({ used, limit, ...card }: { icon: LucideIcon; title: string; description: string; used: number; limit: number }) {
+  const ratio = limit > 0 ? used / limit : 1
+  const percent = Math.min(100, Math.round(ratio * 1000) / 10)
+  const tone = ratio >= 1 ? 'bg-destructive' : ratio >= 0.8 ? 'bg-amber-500' : 'bg-primary'
   return (
-    <Card className="gap-4">
-      <CardHeader>
-        <CardTitle className="flex items-center gap-2 text-sm font-medium">
-          <Icon className="size-4 text-muted-foreground" aria-hidden />
-          {title}
-        </CardTitle>
-        <CardDescription>{description}</CardDescription>
-      </CardHeader>
-      <CardContent>{children}</CardContent>
-    </Card>
+    <StatCard {...card} data-testid="usage-meter" contentClassName="grid gap-2">
+      <p className="text-2xl font-semibold tabular-nums">
+        {compact(used)}
+        <span className="text-base font-normal text-muted-foreground"> / {compact(limit)}</span>
+      </p>
+      <Progress value={percent} indicatorClassName={tone} aria-label={`${card.title}: ${percent}% of the limit`} />
+      <p className={cn('text-xs', ratio >= 1 ? 'font-medium text-destructive' : 'text-muted-foreground')}>
+        {ratio >= 1 ? 'Limit reached' : `${used > 0 && percent < 1 ? 'Less than 1%' : `${percent}%`} used · ${compact(Math.max(0, limit - used))} left`}
+      </p>
+    </StatCard>
   )
 }
 
@@ -75,7 +71,7 @@ export function UsageView() {
   const query = useQuery({ queryKey: ['usage'], queryFn: () => apiFetch<UsageReport>('/api/usage'), refetchInterval: 30_000 })
   useErrorToast(query.error, 'usage-error', 'usage')
 
-  if (query.isError && !query.data) return <LoadError error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />
+  if (loadFailed(query)) return <LoadError query={query} />
   if (!query.data) {
     return (
       <div className="grid gap-4 sm:grid-cols-2">
@@ -101,11 +97,11 @@ export function UsageView() {
           used={u.storedTokens.used}
           limit={u.storedTokens.limit}
         />
-        <Counter icon={Search} title="Datastore queries" description="Searches of your datastores this month">
+        <StatCard icon={Search} title="Datastore queries" description="Searches of your datastores this month">
           <p className="text-2xl font-semibold tabular-nums">{u.datastoreQueries.used.toLocaleString()}</p>
           <p className="text-xs text-muted-foreground">No limit</p>
-        </Counter>
-        <Counter icon={Coins} title="Model tokens" description="Sent to and received from the chat model this month">
+        </StatCard>
+        <StatCard icon={Coins} title="Model tokens" description="Sent to and received from the chat model this month">
           <dl className="grid grid-cols-2 gap-2">
             <div>
               <dt className="text-xs text-muted-foreground">Prompt</dt>
@@ -116,7 +112,7 @@ export function UsageView() {
               <dd className="text-2xl font-semibold tabular-nums">{compact(u.modelTokens.completion)}</dd>
             </div>
           </dl>
-        </Counter>
+        </StatCard>
       </div>
     </div>
   )

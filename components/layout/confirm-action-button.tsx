@@ -1,0 +1,66 @@
+'use client'
+
+import * as React from 'react'
+import { Trash2 } from 'lucide-react'
+import {
+  AlertDialog,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+  AlertDialogTrigger,
+} from '@/components/ui/alert-dialog'
+import { Button } from '@/components/ui/button'
+import { PendingButton } from './pending-button'
+
+/**
+ * A button that asks before acting: `trigger` opens a dialog whose destructive `confirmLabel` button runs `action`
+ * (a mutation). While it runs the dialog cannot be dismissed; the caller closes it (onOpenChange(false)) once done.
+ */
+export function ConfirmActionButton({
+  open,
+  onOpenChange,
+  action,
+  trigger,
+  title,
+  description,
+  confirmLabel,
+}: {
+  open: boolean
+  onOpenChange: (open: boolean) => void
+  action: { isPending: boolean; mutate: () => void }
+  /** The button that opens the dialog. */
+  trigger: React.ReactElement
+  title: React.ReactNode
+  description: React.ReactNode
+  confirmLabel: string
+}) {
+  return (
+    <AlertDialog open={open} onOpenChange={next => !action.isPending && onOpenChange(next)}>
+      <AlertDialogTrigger asChild>{trigger}</AlertDialogTrigger>
+      <AlertDialogContent>
+        <AlertDialogHeader>
+          <AlertDialogTitle>{title}</AlertDialogTitle>
+          <AlertDialogDescription>{description}</AlertDialogDescription>
+        </AlertDialogHeader>
+        <AlertDialogFooter>
+          <AlertDialogCancel disabled={action.isPending}>Cancel</AlertDialogCancel>
+          <PendingButton variant="destructive" onClick={() => action.mutate()} pending={action.isPending}>
+            {confirmLabel}
+          </PendingButton>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
+  )
+}
+
+/** The trash-can icon button of a table row, named "Delete <name>" for screen readers. */
+export function DeleteIconButton({ name, ...props }: { name: string } & React.ComponentProps<typeof Button>) {
+  return (
+    <Button variant="ghost" size="icon" className="size-8 text-destructive hover:text-destructive" aria-label={`Delete ${name}`} title="Delete" {...props}>
+      <Trash2 aria-hidden />
+    </Button>
+  )
+}
