@@ -1,7 +1,39 @@
 import type { TenantContext } from '@/lib/auth/tenant'
+import { getBlobStore } from '@/lib/db/blob-store'
 import { getPrisma } from '@/lib/db/client'
-import { NotFound } from '@/lib/http/errors'
-import { toDatastoreResource, type DatastoreResource } from './datastore-resource'
+import type { Datastore } from '@/lib/generated/prisma/client'
+import { InvalidRequest, NotFound } from '@/lib/http/errors'
+import { logger } from '@/lib/logger'
+import { forEachBounded } from './bounded'
+import { toDatastoreResource, type DatastoreCounts, type DatastoreResource } from './datastore-resource'
+
+export interface DatastoreInput {
+  name: string
+  description?: string | null
+  visibility?: 'public' | 'private'
+  chunkSize?: number
+  chunkOverlap?: number
+}
+
+export type DatastorePatch = Partial<DatastoreInput>
+
+async function countsOf(organizationId: string, datastoreIds: string[]): Promise<Map<string, DatastoreCounts>> {
+  const counts = new Map<string, DatastoreCounts>()
+  if (datastoreIds.length === 0) return counts
+  const prisma = await getPrisma()
+  const groups = await prisma.datasource.groupBy({
+    by: ['datastoreId'],
+    where: { organizationId, datastoreId: { in: datastoreIds } },
+    _count: { _all: true },
+    _sum: { nbChunks: true },
+  })
+  for (const g of groups) counts.set(g.datastoreId, { nbDatasources: g._count._all, nbChunks: g._sum.nbChunks ?? 0 })
+  return counts
+}
+
+async function withCounts(store: Datastore): Promise<DatastoreResource> {
+  return toDatastoreResource(store, (await countsOf(store.organizationId, [store.id])).get(store.id))
+}
 
 export async function listDatastores(ctx: TenantContext): Promise<DatastoreResource[]> {
   const prisma = await getPrisma()
@@ -9,7 +41,8 @@ export async function listDatastores(ctx: TenantContext): Promise<DatastoreResou
     where: { organizationId: ctx.organizationId },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
   })
-  return stores.map(toDatastoreResource)
+  const counts = await countsOf(ctx.organizationId, stores.map(s => s.id))
+  return stores.map(s => toDatastoreResource(s, counts.get(s.id)))
 }
 
 /** The datastore if it belongs to the caller's organization; another tenant's is "not found", never "forbidden". */
@@ -18,4 +51,72 @@ export async function findDatastore(ctx: TenantContext, id: string) {
   const store = await prisma.datastore.findFirst({ where: { id, organizationId: ctx.organizationId } })
   if (!store) throw new NotFound('Datastore')
   return store
+}
+
+function checkChunking(size: number, overlap: number) {
+  if (overlap >= size) {
+    throw new InvalidRequest('chunkOverlap must be smaller than chunkSize', [
+      { path: 'chunkOverlap', message: `must be smaller than chunkSize (${size})`, code: 'too_big' },
+    ])
+  }
+}
+
+export async function createDatastore(ctx: TenantContext, input: DatastoreInput): Promise<DatastoreResource> {
+  const prisma = await getPrisma()
+  checkChunking(input.chunkSize ?? 512, input.chunkOverlap ?? 64)
+  const store = await prisma.datastore.create({
+    data: {
+      organizationId: ctx.organizationId,
+      name: input.name,
+      description: input.description ?? null,
+      visibility: input.visibility,
+      chunkSize: input.chunkSize,
+      chunkOverlap: input.chunkOverlap,
+    },
+  })
+  return toDatastoreResource(store)
+}
+
+export async function getDatastore(ctx: TenantContext, id: string): Promise<DatastoreResource> {
+  return withCounts(await findDatastore(ctx, id))
+}
+
+export async function updateDatastore(ctx: TenantContext, id: string, patch: DatastorePatch): Promise<DatastoreResource> {
+  const store = await findDatastore(ctx, id)
+  checkChunking(patch.chunkSize ?? store.chunkSize, patch.chunkOverlap ?? store.chunkOverlap)
+  const prisma = await getPrisma()
+  const updated = await prisma.datastore.update({
+    where: { id: store.id },
+    data: {
+      name: patch.name,
+      description: patch.description,
+      visibility: patch.visibility,
+      chunkSize: patch.chunkSize,
+      chunkOverlap: patch.chunkOverlap,
+    },
+  })
+  return withCounts(updated)
+}
+
+/** Removes the datastore with its datasources and chunks (foreign-key cascades) and their stored originals. */
+export async function deleteDatastore(ctx: TenantContext, id: string): Promise<DatastoreResource> {
+  const store = await findDatastore(ctx, id)
+  const resource = await withCounts(store)
+  const prisma = await getPrisma()
+  const datasources = await prisma.datasource.findMany({ where: { datastoreId: store.id }, select: { id: true } })
+  await prisma.datastore.delete({ where: { id: store.id } })
+  await removeOriginals(datasources.map(d => d.id))
+  return resource
+}
+
+/** Deletes the stored originals of datasources whose rows are gone; a failure leaves an orphan file, logged. */
+export async function removeOriginals(datasourceIds: string[]): Promise<void> {
+  const blobs = await getBlobStore()
+  await forEachBounded(datasourceIds, 16, async id => {
+    try {
+      await blobs.remove(`datasources/${id}`)
+    } catch (error) {
+      logger.warn('could not remove a datasource original', { datasourceId: id, error })
+    }
+  })
 }

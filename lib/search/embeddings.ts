@@ -9,7 +9,8 @@ export const EMBEDDING_BATCH_SIZE = 96
 export interface EmbeddingsProvider {
   model: string
   dimensions: number
-  embed(texts: string[], options?: { signal?: AbortSignal }): Promise<number[][]>
+  /** maxRetries: per request, default 2 (each retry waits seconds: a query path may want fewer). */
+  embed(texts: string[], options?: { signal?: AbortSignal; maxRetries?: number }): Promise<number[][]>
 }
 
 /**
@@ -32,7 +33,7 @@ export function embeddingsProvider(): EmbeddingsProvider | null {
           const { embeddings } = await embedMany({
             model,
             values: texts.slice(i, i + EMBEDDING_BATCH_SIZE),
-            maxRetries: 2,
+            maxRetries: options?.maxRetries ?? 2,
             abortSignal: options?.signal,
             providerOptions: { openai: { dimensions } },
           })

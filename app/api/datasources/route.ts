@@ -1,0 +1,24 @@
+import { authenticate } from '@/lib/auth/tenant'
+import { WebDatasourceBody } from '@/lib/datastores/schemas'
+import { createFileDatasource, readFileUpload } from '@/lib/datastores/uploads'
+import { createWebDatasource } from '@/lib/datastores/web-datasources'
+import { parseJson } from '@/lib/http/body'
+import { UnsupportedMediaType } from '@/lib/http/errors'
+import { routes } from '@/lib/http/route'
+
+export const { GET, POST, PUT, PATCH, DELETE } = routes({
+  // §4.5: a file as multipart/form-data, or a web page or site as JSON
+  POST: async req => {
+    const ctx = await authenticate(req)
+    const type = req.headers.get('content-type')?.split(';')[0].trim().toLowerCase() ?? null
+    if (type === 'multipart/form-data') {
+      const upload = await readFileUpload(ctx, req, 'datasource')
+      return Response.json(await createFileDatasource(ctx, upload.datastoreId!, upload), { status: 201 })
+    }
+    if (type === 'application/json') {
+      const body = await parseJson(req, WebDatasourceBody)
+      return Response.json(await createWebDatasource(ctx, body), { status: 201 })
+    }
+    throw new UnsupportedMediaType(['multipart/form-data', 'application/json'], type)
+  },
+})

@@ -1,0 +1,16 @@
+import { authenticate } from '@/lib/auth/tenant'
+import { findDatastore } from '@/lib/datastores/datastores'
+import { createFileDatasource, readFileUpload } from '@/lib/datastores/uploads'
+import { parseId } from '@/lib/http/body'
+import { routes } from '@/lib/http/route'
+
+export const { GET, POST, PUT, PATCH, DELETE } = routes({
+  // §4.6: multipart with `file`, optional `fileName` and `custom_id`; answers the Datasource resource
+  POST: async (req, { params }) => {
+    const ctx = await authenticate(req)
+    const datastoreId = await parseId(params, 'datastoreId')
+    await findDatastore(ctx, datastoreId) // 404 before reading a large body
+    const upload = await readFileUpload(ctx, req, 'external')
+    return Response.json(await createFileDatasource(ctx, datastoreId, upload), { status: 201 })
+  },
+})

@@ -1,0 +1,112 @@
+// The request shapes of the datastore and datasource endpoints, validated at the edge (unknown fields are ignored).
+import { z } from 'zod'
+
+export const MAX_UPSERT_DOCUMENTS = 1000
+export const MAX_QUERY_LENGTH = 10_000
+export const MAX_TOP_K = 100
+
+const Id = z.string().trim().min(1).max(128)
+const Name = z.string().trim().min(1, 'must not be empty').max(200)
+const Description = z.string().max(5000).nullable()
+const CustomId = z.string().trim().min(1).max(256)
+
+const Chunking = {
+  chunkSize: z.number().int().min(64).max(4096).optional(),
+  chunkOverlap: z.number().int().min(0).max(1024).optional(),
+}
+
+export const DatastoreCreateBody = z.object({
+  name: Name,
+  description: Description.optional(),
+  visibility: z.enum(['public', 'private']).optional(),
+  ...Chunking,
+})
+
+export const DatastorePatchBody = z.object({
+  name: Name.optional(),
+  description: Description.optional(),
+  visibility: z.enum(['public', 'private']).optional(),
+  ...Chunking,
+})
+
+const STATUSES = ['unsynched', 'pending', 'running', 'synched', 'error', 'usage_limit_reached'] as const
+const TYPES = ['file', 'web_page', 'web_site', 'text'] as const
+
+/** "a,b" or "a": each value one of `values`. */
+function commaList<T extends string>(values: readonly T[]) {
+  return z
+    .string()
+    .transform(s => s.split(',').map(v => v.trim()).filter(Boolean))
+    .pipe(z.array(z.enum(values as unknown as [T, ...T[]])))
+}
+
+export const DatasourceListParams = z.object({
+  status: commaList(STATUSES).optional(),
+  type: commaList(TYPES).optional(),
+  groupId: Id.optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().max(512).optional(),
+})
+
+const Metadata = z.record(z.string(), z.unknown()).nullable()
+
+export const UpsertDocument = z.object({
+  text: z.string().refine(t => t.trim().length > 0, 'must not be empty'),
+  name: z.string().max(500).nullable().optional(),
+  metadata: Metadata.optional(),
+  /** An existing datasource of this datastore whose content the document replaces. */
+  id: Id.optional(),
+})
+export type UpsertDocument = z.infer<typeof UpsertDocument>
+
+/** Checked first, so that 0 documents is a 400 and too many a 413, before each document is validated. */
+export const UpsertEnvelope = z.object({ documents: z.array(z.unknown()) })
+export const UpsertBody = z.object({ documents: z.array(UpsertDocument) })
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value)
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0
+  } catch {
+    return false
+  }
+}
+
+const HttpUrl = z.string().trim().max(2048).refine(isHttpUrl, 'must be an http:// or https:// URL')
+
+const WebCommon = {
+  datastoreId: Id,
+  name: z.string().trim().max(200).optional(),
+  custom_id: CustomId.optional(),
+}
+
+export const WebDatasourceBody = z.discriminatedUnion(
+  'type',
+  [
+    z.object({ ...WebCommon, type: z.literal('web_page'), config: z.object({ source_url: HttpUrl }) }),
+    z.object({
+      ...WebCommon,
+      type: z.literal('web_site'),
+      config: z
+        .object({ sitemap: HttpUrl.optional(), source_url: HttpUrl.optional() })
+        .refine(c => c.sitemap || c.source_url, 'a web_site needs config.sitemap or config.source_url'),
+    }),
+  ],
+  { error: 'type must be "web_page" or "web_site" in a JSON body; upload files as multipart/form-data with type "file"' },
+)
+export type WebDatasourceBody = z.infer<typeof WebDatasourceBody>
+
+export const QueryFiltersSchema = z.object({
+  custom_ids: z.array(z.string().max(256)).max(1000).optional(),
+  datasource_ids: z.array(z.string().max(128)).max(1000).optional(),
+})
+
+export const DatastoreQueryBody = z.object({
+  query: z
+    .string()
+    .max(MAX_QUERY_LENGTH)
+    .refine(q => q.trim().length > 0, 'must not be empty'),
+  topK: z.number().int().min(1).max(MAX_TOP_K).default(5),
+  filters: QueryFiltersSchema.nullable().optional(),
+})
+export type DatastoreQueryBody = z.infer<typeof DatastoreQueryBody>

@@ -1,0 +1,130 @@
+import type { TenantContext } from '@/lib/auth/tenant'
+import { getBlobStore } from '@/lib/db/blob-store'
+import { getPrisma } from '@/lib/db/client'
+import { Prisma } from '@/lib/generated/prisma/client'
+import { InvalidRequest, NotFound, PayloadTooLarge } from '@/lib/http/errors'
+import { validate } from '@/lib/http/body'
+import { queueDatasource } from '@/lib/ingest/queue'
+import { forEachBounded } from './bounded'
+import { findDatastore } from './datastores'
+import { newId } from './ids'
+import { MAX_UPSERT_DOCUMENTS, UpsertBody, UpsertEnvelope, type UpsertDocument } from './schemas'
+
+const NAME_FROM_TEXT_LENGTH = 60
+const PARALLEL_BLOB_WRITES = 16
+
+export const TEXT_CONTENT_TYPE = 'text/plain; charset=utf-8'
+
+export function originalKey(datasourceId: string): string {
+  return `datasources/${datasourceId}/original`
+}
+
+/** The document's name, else the start of its text cut at a word, so lists of datasources stay readable. */
+export function nameOfDocument(doc: Pick<UpsertDocument, 'name' | 'text'>): string {
+  const given = doc.name?.trim()
+  if (given) return given.slice(0, 200)
+  const text = doc.text.replace(/\s+/g, ' ').trim()
+  if (text.length <= NAME_FROM_TEXT_LENGTH) return text
+  const cut = text.slice(0, NAME_FROM_TEXT_LENGTH)
+  const space = cut.lastIndexOf(' ')
+  return `${(space > NAME_FROM_TEXT_LENGTH / 2 ? cut.slice(0, space) : cut).trimEnd()}…`
+}
+
+/** metadata.custom_id (a string or a number) becomes the datasource's custom_id, so filters can use it. */
+function customIdOf(metadata: Record<string, unknown> | null | undefined): string | null {
+  const value = metadata?.custom_id
+  if (typeof value === 'string' && value.trim()) return value.trim().slice(0, 256)
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value)
+  return null
+}
+
+/** Validates an upsert body: 0 documents → 400, more than the maximum → 413, a bad document → 400 naming its index. */
+export function parseUpsertBody(body: unknown): UpsertDocument[] {
+  const { documents } = validate(UpsertEnvelope, body)
+  if (documents.length === 0) {
+    throw new InvalidRequest('documents must hold at least one document', [
+      { path: 'documents', message: 'must not be empty', code: 'too_small' },
+    ])
+  }
+  if (documents.length > MAX_UPSERT_DOCUMENTS) {
+    throw new PayloadTooLarge(`At most ${MAX_UPSERT_DOCUMENTS} documents per upsert; this one has ${documents.length}: split it`, {
+      maxDocuments: MAX_UPSERT_DOCUMENTS,
+      received: documents.length,
+    })
+  }
+  return validate(UpsertBody, body).documents
+}
+
+/**
+ * Each document becomes a `text` datasource (its original stored, then queued); a document with the `id` of an
+ * existing text datasource of this datastore replaces that one's content instead. Answers the ids in document order.
+ */
+export async function upsertDocuments(ctx: TenantContext, datastoreId: string, documents: UpsertDocument[]): Promise<{ ids: string[] }> {
+  const store = await findDatastore(ctx, datastoreId)
+  const prisma = await getPrisma()
+
+  const replacedIds = documents.flatMap(d => (d.id ? [d.id] : []))
+  const seen = new Set<string>()
+  documents.forEach((d, index) => {
+    if (!d.id) return
+    if (seen.has(d.id)) {
+      throw new InvalidRequest(`Document ${index} repeats the id of an earlier document`, [
+        { path: `documents.${index}.id`, message: 'duplicate id in this request', code: 'custom' },
+      ])
+    }
+    seen.add(d.id)
+  })
+  if (replacedIds.length) {
+    const existing = await prisma.datasource.findMany({
+      where: { id: { in: replacedIds }, datastoreId: store.id, organizationId: ctx.organizationId },
+      select: { id: true, type: true },
+    })
+    const types = new Map(existing.map(e => [e.id, e.type]))
+    documents.forEach((d, index) => {
+      if (!d.id) return
+      if (!types.has(d.id)) throw new NotFound(`Datasource ${d.id} of document ${index} in this datastore`)
+      if (types.get(d.id) !== 'text') {
+        throw new InvalidRequest(`Document ${index}: datasource ${d.id} is not a text datasource; only those can be replaced by upsert`, [
+          { path: `documents.${index}.id`, message: 'not a text datasource', code: 'custom' },
+        ])
+      }
+    })
+  }
+
+  const ids = documents.map(d => d.id ?? newId())
+  // Originals first: a datasource is queued only once its content can be read
+  const blobs = await getBlobStore()
+  const encoder = new TextEncoder()
+  await forEachBounded(documents, PARALLEL_BLOB_WRITES, (doc, i) => blobs.put(originalKey(ids[i]), encoder.encode(doc.text), TEXT_CONTENT_TYPE))
+
+  const fresh: Prisma.DatasourceCreateManyInput[] = []
+  documents.forEach((doc, i) => {
+    if (doc.id) return
+    fresh.push({
+      id: ids[i],
+      organizationId: ctx.organizationId,
+      datastoreId: store.id,
+      type: 'text',
+      name: nameOfDocument(doc),
+      status: 'pending',
+      config: {},
+      metadata: (doc.metadata ?? undefined) as Prisma.InputJsonValue | undefined,
+      customId: customIdOf(doc.metadata),
+    })
+  })
+  if (fresh.length) await prisma.datasource.createMany({ data: fresh })
+
+  for (const doc of documents) {
+    if (!doc.id) continue
+    await prisma.datasource.update({
+      where: { id: doc.id },
+      data: {
+        name: nameOfDocument(doc),
+        metadata: doc.metadata ? (doc.metadata as Prisma.InputJsonValue) : Prisma.DbNull,
+        customId: customIdOf(doc.metadata),
+      },
+    })
+    await queueDatasource(prisma, doc.id)
+  }
+  return { ids }
+}

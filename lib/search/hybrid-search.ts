@@ -1,0 +1,185 @@
+import { getDatabase } from '@/lib/db/client'
+import type { SqlDriver } from '@/lib/db/sql-driver'
+import { logger } from '@/lib/logger'
+import { toVectorBinary } from '@/lib/ingest/vector-binary'
+import { embeddingsProvider } from './embeddings'
+import { fulltextRanking } from './fulltext'
+import { scopeOf, type Scope } from './scope'
+import type { Fragment, HybridSearchInput } from './types'
+import { ensureVectorIndex } from './vector-index'
+
+// Reciprocal rank fusion (Cormack et al.): each ranking adds 1 / (RRF_K + rank)
+export const RRF_K = 60
+// Candidates taken from each ranking before fusion
+const MIN_POOL = 20
+const MAX_POOL = 400
+
+const iterativeScan = new Map<string, Promise<boolean>>()
+
+/** pgvector 0.8+ can keep scanning its HNSW index until enough rows pass the filters. */
+function supportsIterativeScan(sql: SqlDriver): Promise<boolean> {
+  let known = iterativeScan.get(sql.kind)
+  if (!known) {
+    known = sql
+      .query<{ v: string }>(`SELECT extversion AS v FROM pg_extension WHERE extname = 'vector'`)
+      .then(rows => {
+        const [major, minor] = (rows[0]?.v ?? '0.0').split('.').map(Number)
+        return major > 0 || minor >= 8
+      })
+      .catch(() => false)
+    iterativeScan.set(sql.kind, known)
+  }
+  return known
+}
+
+// Candidates taken from the binary-quantized index for re-ranking by exact cosine distance: at least this many, and
+// at least RERANK_FACTOR × the ranking's size. Measured at 100,000 chunks of 1536 dimensions (docs/benchmarks.md):
+// recall@10 ≈ 0.8 with 100 candidates, 0.94 with 200, 0.99 with 400; each 100 more cost ~1.5 ms.
+const MIN_RERANK_CANDIDATES = 400
+const RERANK_FACTOR = 5
+const MAX_RERANK_CANDIDATES = 1000
+
+/**
+ * Nearest chunks by cosine distance, in two steps: the HNSW index over the embeddings' binary quantization gives
+ * candidates by Hamming distance, which are re-ranked by exact cosine distance on the full vectors. The inner
+ * query repeats the partial index's expression and predicate (`binary_quantize(embedding)::bit(D)`,
+ * `vector_dims(embedding) = D`) so the planner uses it; D is an integer from the config, never user input.
+ */
+async function vectorRanking(sql: SqlDriver, scope: Scope, embedding: number[], pool: number): Promise<string[]> {
+  const d = embedding.length
+  await ensureVectorIndex(sql, d)
+  const iterative = await supportsIterativeScan(sql)
+  const candidates = Math.min(MAX_RERANK_CANDIDATES, Math.max(MIN_RERANK_CANDIDATES, Math.ceil(pool * RERANK_FACTOR)))
+  const q = scope.params.length + 1
+  const rows = await sql.transaction(async tx => {
+    // ef_search: how many candidates the index walk keeps; iterative scan goes on when filters reject some
+    await tx.exec(`SET LOCAL hnsw.ef_search = ${candidates};` + (iterative ? ` SET LOCAL hnsw.iterative_scan = relaxed_order;` : ''))
+    return tx.query<{ id: string }>(
+      `SELECT id FROM (
+         SELECT c.id, c."embedding" FROM "Chunk" c
+         WHERE vector_dims(c."embedding") = ${d} AND ${scope.clause}
+         ORDER BY binary_quantize(c."embedding")::bit(${d}) <~> binary_quantize($${q}::vector(${d}))
+         LIMIT ${candidates}
+       ) AS candidate
+       ORDER BY candidate."embedding"::vector(${d}) <=> $${q}::vector(${d}), candidate.id
+       LIMIT ${pool}`,
+      // binary: PGlite would spend milliseconds parsing 1536 floats from text
+      [...scope.params, toVectorBinary(embedding)],
+    )
+  })
+  return rows.map(r => r.id)
+}
+
+/**
+ * The vector ranking alone, as hybridSearch runs it (index, ef_search, iterative scan): the ids of the `limit` nearest
+ * chunks in scope. For measurements (recall against an exact search) and callers that want no full-text part.
+ */
+export async function vectorSearch(input: Omit<HybridSearchInput, 'query' | 'topK' | 'signal'>, embedding: number[], limit: number): Promise<string[]> {
+  const { sql } = await getDatabase()
+  return vectorRanking(sql, scopeOf(input), embedding, limit)
+}
+
+/** The size of the candidate pool each ranking contributes for `topK` results. */
+export function poolSize(topK: number): number {
+  return Math.min(MAX_POOL, Math.max(MIN_POOL, topK * 4))
+}
+
+/** Reciprocal rank fusion of the rankings, normalised so that first place in every ranking scores 1. */
+export function fuseRankings(rankings: string[][], topK: number): { id: string; score: number }[] {
+  const scores = new Map<string, number>()
+  const firstSeen = new Map<string, number>()
+  rankings.forEach(ranking =>
+    ranking.forEach((id, rank) => {
+      scores.set(id, (scores.get(id) ?? 0) + 1 / (RRF_K + rank + 1))
+      if (!firstSeen.has(id)) firstSeen.set(id, firstSeen.size)
+    }),
+  )
+  const best = rankings.length / (RRF_K + 1)
+  return [...scores]
+    .sort((a, b) => b[1] - a[1] || firstSeen.get(a[0])! - firstSeen.get(b[0])!)
+    .slice(0, topK)
+    .map(([id, score]) => ({ id, score: Math.round((score / best) * 1e6) / 1e6 }))
+}
+
+interface FragmentRow {
+  id: string
+  text: string
+  metadata: unknown
+  chunk_custom_id: string | null
+  datasource_id: string
+  datasource_name: string
+  datasource_type: string
+  datasource_config: unknown
+  datasource_metadata: unknown
+  datasource_custom_id: string | null
+}
+
+function asObject(value: unknown): Record<string, unknown> {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {}
+}
+
+function sourceOf(row: FragmentRow): string {
+  const url = asObject(row.datasource_config).source_url
+  if (row.datasource_type === 'web_page' && typeof url === 'string' && url) return url
+  const documentSource = asObject(row.datasource_metadata).source
+  if (typeof documentSource === 'string' && documentSource) return documentSource
+  return row.datasource_name
+}
+
+/** The query's embedding, or null without a provider or when it fails (then the search goes on by words only). */
+async function embedQuery(input: HybridSearchInput): Promise<number[] | null> {
+  const provider = embeddingsProvider()
+  if (!provider) return null
+  try {
+    const [embedding] = await provider.embed([input.query], { signal: input.signal, maxRetries: 1 })
+    return embedding
+  } catch (error) {
+    if (input.signal?.aborted) throw error
+    logger.warn('query embedding failed: searching by words only', { error: error instanceof Error ? error.message : String(error) })
+    return null
+  }
+}
+
+/**
+ * Hybrid retrieval (DESIGN.md §6): full-text ranking (`ts_rank_cd`) always, cosine similarity over the embeddings
+ * when a provider is configured, fused by reciprocal rank fusion. The scope (organization, datastores, visible
+ * datasources) and the filters are inside both queries, before ranking. `score` is in (0, 1], higher is better.
+ */
+export async function hybridSearch(input: HybridSearchInput): Promise<Fragment[]> {
+  if (input.datastoreIds.length === 0 || input.topK <= 0) return []
+  const { sql } = await getDatabase()
+  const pool = poolSize(input.topK)
+  // the full-text ranking runs while the query is embedded (a provider's round trip is often the longest step)
+  const fulltext = fulltextRanking(sql, scopeOf(input, { datastoreIndex: false }), input.query, pool)
+  const vector = embedQuery(input).then(embedding => (embedding ? vectorRanking(sql, scopeOf(input), embedding, pool) : null))
+  const [words, meaning] = await Promise.all([fulltext, vector])
+  const rankings = meaning ? [words, meaning] : [words]
+  const fused = fuseRankings(rankings, input.topK)
+  if (fused.length === 0) return []
+
+  const rows = await sql.query<FragmentRow>(
+    `SELECT c.id, c.text, c.metadata, c."custom_id" AS chunk_custom_id, d.id AS datasource_id, d.name AS datasource_name,
+            d.type::text AS datasource_type, d.config AS datasource_config, d.metadata AS datasource_metadata,
+            d."custom_id" AS datasource_custom_id
+     FROM "Chunk" c JOIN "Datasource" d ON d.id = c."datasourceId"
+     WHERE c.id = ANY($1::text[])`,
+    [fused.map(f => f.id)],
+  )
+  const byId = new Map(rows.map(r => [r.id, r]))
+  return fused.flatMap(({ id, score }) => {
+    const row = byId.get(id)
+    if (!row) return [] // deleted between the ranking and this read
+    return [
+      {
+        text: row.text,
+        score,
+        source: sourceOf(row),
+        datasource_id: row.datasource_id,
+        datasource_name: row.datasource_name,
+        custom_id: row.datasource_custom_id ?? row.chunk_custom_id,
+        metadata: { ...asObject(row.metadata), ...asObject(row.datasource_metadata) },
+      },
+    ]
+  })
+}
+

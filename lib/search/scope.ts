@@ -1,0 +1,39 @@
+import type { HybridSearchInput, QueryFilters } from './types'
+
+// Content of these statuses is not searched (never synched, or failed)
+const HIDDEN_STATUSES = `('unsynched', 'error')`
+
+/** A WHERE clause over `"Chunk" c` and its parameters ($1, $2… in order); more parameters follow them. */
+export interface Scope {
+  clause: string
+  params: unknown[]
+}
+
+/**
+ * What both rankings search: the organization's chunks in the given datastores, of datasources whose content is
+ * visible (synched, or being re-synched, or kept at the usage limit), restricted by the filters, before ranking.
+ */
+export function scopeOf(input: Pick<HybridSearchInput, 'organizationId' | 'datastoreIds' | 'filters'>, options: { datastoreIndex?: boolean } = {}): Scope {
+  const params: unknown[] = [input.organizationId, input.datastoreIds]
+  const parts = [
+    `c."organizationId" = $1`,
+    // datastoreIndex false: written so that no index can serve it, for statements that must be driven by another
+    options.datastoreIndex === false ? `(c."datastoreId" || '') = ANY($2::text[])` : `c."datastoreId" = ANY($2::text[])`,
+    `c."datasourceId" NOT IN (SELECT d.id FROM "Datasource" d WHERE d."datastoreId" = ANY($2::text[]) AND d.status IN ${HIDDEN_STATUSES})`,
+  ]
+  const filters: QueryFilters = input.filters ?? {}
+  if (filters.datasource_ids) {
+    params.push(filters.datasource_ids)
+    parts.push(`c."datasourceId" = ANY($${params.length}::text[])`)
+  }
+  if (filters.custom_ids) {
+    // the datasource's custom_id (current even when its chunks were not rewritten), else the chunk's own
+    params.push(filters.custom_ids)
+    const n = params.length
+    parts.push(
+      `(c."datasourceId" IN (SELECT d.id FROM "Datasource" d WHERE d."datastoreId" = ANY($2::text[]) AND d."custom_id" = ANY($${n}::text[]))` +
+        ` OR c."custom_id" = ANY($${n}::text[]))`,
+    )
+  }
+  return { clause: parts.join(' AND '), params }
+}

@@ -1,0 +1,82 @@
+// `npm run bench:ingest`: upsert → synched throughput on the embedded default (PGlite on disk in a fresh DATA_DIR),
+// with the local embeddings server (1536 dimensions, answering at once, in its own process). Documents go through
+// the upsert route over loopback HTTP; the sync worker (drainQueue, WORKER_CONCURRENCY lanes) then loads, chunks,
+// embeds and writes them. Sizes: BENCH_DOCS (default 2000), BENCH_DOC_WORDS (default 600), BENCH_BATCH (default 500
+// documents per upsert), BENCH_CONCURRENCY (default WORKER_CONCURRENCY, 2); BENCH_WITHOUT_VECTOR_INDEX=1 drops the HNSW
+// index first (diagnosis only).
+import * as upsert from '@/app/api/datastores/upsert/[datastoreId]/route'
+import { config } from '@/lib/config'
+import { drainQueue } from '@/lib/ingest/worker'
+import { vectorIndexName } from '@/lib/search/vector-index'
+import { Corpus, DIMENSIONS, envInt, machine, openBenchEnvironment, round, serveRoutes } from './datastore-support'
+
+export async function run(): Promise<void> {
+  const docs = envInt('BENCH_DOCS', 2000)
+  const words = envInt('BENCH_DOC_WORDS', 600)
+  const batch = Math.min(1000, envInt('BENCH_BATCH', 500))
+  const env = await openBenchEnvironment()
+  const concurrency = envInt('BENCH_CONCURRENCY', config().WORKER_CONCURRENCY)
+  const server = await serveRoutes([[/^\/api\/datastores\/upsert\/([^/]+)$/, ['datastoreId'], upsert.POST as never]])
+  try {
+    const { prisma, sql } = env.db
+    const store = await prisma.datastore.create({ data: { organizationId: env.organizationId, name: 'bench ingest' } })
+    if (process.env.BENCH_WITHOUT_VECTOR_INDEX === '1') {
+      // diagnosis: the same run without maintaining the HNSW index, to show its share of the time
+      await sql.exec(`DROP INDEX IF EXISTS "${vectorIndexName(DIMENSIONS)}"`)
+      console.log('(without the HNSW index)')
+    }
+    const corpus = new Corpus({ seed: 7 })
+    const documents = Array.from({ length: docs }, (_, i) => ({
+      text: corpus.text(i % corpus.topics.length, words),
+      name: `Document ${i}`,
+      metadata: { source: `https://bench.example/${i}`, custom_id: `tenant-${i % 10}` },
+    }))
+    const bytes = documents.reduce((n, d) => n + Buffer.byteLength(d.text), 0)
+    const headers = { authorization: `Bearer ${env.apiKey}`, 'content-type': 'application/json' }
+
+    const started = performance.now()
+    for (let i = 0; i < documents.length; i += batch) {
+      const res = await fetch(`${server.url}/api/datastores/upsert/${store.id}`, {
+        method: 'POST', headers, body: JSON.stringify({ documents: documents.slice(i, i + batch) }),
+      })
+      if (res.status !== 200) throw new Error(`upsert failed: ${res.status} ${await res.text()}`)
+      await res.arrayBuffer()
+    }
+    const upserted = performance.now()
+    const jobs = await drainQueue({ concurrency })
+    const synched = performance.now()
+
+    const [counts] = await sql.query<{ synched: number; failed: number; chunks: number; tokens: number; embedded: number }>(
+      `SELECT count(*) FILTER (WHERE status = 'synched')::int AS synched, count(*) FILTER (WHERE status <> 'synched')::int AS failed,
+              COALESCE(sum("nbChunks"), 0)::int AS chunks, COALESCE(sum("nbTokens"), 0)::int AS tokens,
+              (SELECT count(*)::int FROM "Chunk" WHERE "datastoreId" = $1 AND embedding IS NOT NULL) AS embedded
+       FROM "Datasource" WHERE "datastoreId" = $1`,
+      [store.id],
+    )
+    if (counts.synched !== docs) throw new Error(`${counts.failed} of ${docs} datasources did not reach synched`)
+    const total = (synched - started) / 1000
+    const row = {
+      documents: docs,
+      chunks: counts.chunks,
+      embedded_chunks: counts.embedded,
+      tokens: counts.tokens,
+      megabytes: round(bytes / 1e6, 2),
+      concurrency,
+      jobs,
+      upsert_s: round((upserted - started) / 1000, 2),
+      sync_s: round((synched - upserted) / 1000, 2),
+      total_s: round(total, 2),
+      documents_per_s: round(docs / total),
+      chunks_per_s: round(counts.chunks / total),
+      mb_per_s: round(bytes / 1e6 / total, 2),
+    }
+    console.log(JSON.stringify(row))
+    console.log(`\nmachine: ${machine()}`)
+    console.log('| documents | chunks (1536 dims) | text | upsert (HTTP) | sync | documents/s | chunks/s | MB/s |')
+    console.log('|---|---|---|---|---|---|---|---|')
+    console.log(`| ${docs.toLocaleString('en')} | ${counts.chunks.toLocaleString('en')} | ${row.megabytes} MB | ${row.upsert_s} s | ${row.sync_s} s | ${row.documents_per_s} | ${row.chunks_per_s} | ${row.mb_per_s} |`)
+  } finally {
+    await server.close()
+    await env.close()
+  }
+}

@@ -1,0 +1,270 @@
+// hybridSearch over chunks written directly (as the worker writes them), with the fake embeddings server.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { embedText, startFakeOpenAI } from '@/e2e/support/fake-openai-server.mjs'
+import { getDatabase, getPrisma } from '@/lib/db/client'
+import { newId } from '@/lib/datastores/ids'
+import { candidateQuery, lexemeQuery, queryWords } from '@/lib/search/fulltext'
+import { fuseRankings, hybridSearch, vectorSearch } from '@/lib/search/hybrid-search'
+import { toVectorLiteral } from '@/lib/search/embeddings'
+import { vectorIndexName } from '@/lib/search/vector-index'
+import { createTenant, type TestTenant } from './helpers/tenants'
+
+const DIMENSIONS = 64
+let fake: Awaited<ReturnType<typeof startFakeOpenAI>>
+
+beforeAll(async () => {
+  fake = await startFakeOpenAI()
+  process.env.OPENAI_API_KEY = 'sk-test'
+  process.env.OPENAI_BASE_URL = fake.baseURL
+  process.env.EMBEDDINGS_DIMENSIONS = String(DIMENSIONS)
+})
+
+afterAll(async () => {
+  delete process.env.OPENAI_API_KEY
+  delete process.env.OPENAI_BASE_URL
+  delete process.env.EMBEDDINGS_DIMENSIONS
+  await fake.close()
+})
+
+interface Doc {
+  text: string
+  name?: string
+  status?: 'synched' | 'error' | 'running' | 'usage_limit_reached' | 'unsynched'
+  customId?: string
+  metadata?: Record<string, unknown>
+  type?: 'text' | 'web_page'
+  config?: Record<string, unknown>
+  embed?: boolean
+}
+
+/** A datastore whose datasources each hold one chunk, written as the worker would. */
+async function storeWith(tenant: TestTenant, docs: Doc[]) {
+  const prisma = await getPrisma()
+  const { sql } = await getDatabase()
+  const store = await prisma.datastore.create({ data: { organizationId: tenant.ctx.organizationId, name: 'kb' } })
+  const ids: string[] = []
+  for (const doc of docs) {
+    const ds = await prisma.datasource.create({
+      data: {
+        organizationId: tenant.ctx.organizationId,
+        datastoreId: store.id,
+        type: doc.type ?? 'text',
+        name: doc.name ?? doc.text.slice(0, 20),
+        status: doc.status ?? 'synched',
+        customId: doc.customId,
+        metadata: doc.metadata as object | undefined,
+        config: (doc.config ?? {}) as object,
+        nbChunks: 1,
+      },
+    })
+    await sql.query(
+      `INSERT INTO "Chunk" (id, "organizationId", "datastoreId", "datasourceId", position, text, tokens, metadata, custom_id, embedding)
+       VALUES ($1, $2, $3, $4, 0, $5, 10, $6, $7, $8::vector)`,
+      [newId(), tenant.ctx.organizationId, store.id, ds.id, doc.text, JSON.stringify({ position: 0 }), doc.customId ?? null,
+        doc.embed === false ? null : toVectorLiteral(embedText(doc.text, DIMENSIONS))],
+    )
+    ids.push(ds.id)
+  }
+  return { store, ids }
+}
+
+const search = (tenant: TestTenant, datastoreIds: string[], query: string, extra: { topK?: number; filters?: any } = {}) =>
+  hybridSearch({ organizationId: tenant.ctx.organizationId, datastoreIds, query, topK: extra.topK ?? 5, filters: extra.filters })
+
+describe('hybrid search', () => {
+  test('a natural-language question finds the chunk sharing its words, first', async () => {
+    const tenant = await createTenant()
+    const { store, ids } = await storeWith(tenant, [
+      { text: 'The kettle warranty lasts two years from the date of purchase.' },
+      { text: 'Our office is closed on public holidays.' },
+      { text: 'Shipping to Europe takes five working days.' },
+    ])
+    const fragments = await search(tenant, [store.id], 'How long is the warranty of the kettle?')
+    expect(fragments[0].datasource_id).toBe(ids[0])
+    expect(fragments[0].score).toBe(1)
+    for (let i = 1; i < fragments.length; i++) expect(fragments[i].score).toBeLessThanOrEqual(fragments[i - 1].score)
+  })
+
+  test('with embeddings, a chunk that full-text search cannot see is still found by the vector ranking', async () => {
+    const tenant = await createTenant()
+    // only stop words: the English tsvector of this text and the tsquery of the question are empty
+    const { store } = await storeWith(tenant, [{ text: 'where were they when it was over' }, { text: 'tractor harvest field' }])
+    const fragments = await search(tenant, [store.id], 'where were they')
+    expect(fragments[0].text).toBe('where were they when it was over')
+    // found by one ranking of the two: half the score of first place in both
+    expect(fragments[0].score).toBe(0.5)
+  })
+
+  test('datasource_ids and custom_ids restrict the candidates before ranking', async () => {
+    const tenant = await createTenant()
+    const { store, ids } = await storeWith(tenant, [
+      { text: 'Refund policy: refunds within 30 days.', customId: 'tenant-a' },
+      { text: 'Refund policy for tenant b: refunds within 14 days.', customId: 'tenant-b' },
+      { text: 'Unrelated text about bicycles.', customId: 'tenant-b' },
+    ])
+    const byCustom = await search(tenant, [store.id], 'refund policy', { filters: { custom_ids: ['tenant-a'] } })
+    expect(byCustom.map(f => f.datasource_id)).toEqual([ids[0]])
+    expect(byCustom[0].custom_id).toBe('tenant-a')
+    const byDatasource = await search(tenant, [store.id], 'refund policy', { filters: { datasource_ids: [ids[1], ids[2]] } })
+    expect(new Set(byDatasource.map(f => f.datasource_id))).toEqual(new Set([ids[1], ids[2]]))
+    expect(byDatasource[0].datasource_id).toBe(ids[1])
+    const none = await search(tenant, [store.id], 'refund policy', { filters: { custom_ids: [] } })
+    expect(none).toEqual([])
+  })
+
+  test('content of a failed or never-synched datasource is not searched; a running re-sync keeps its chunks visible', async () => {
+    const tenant = await createTenant()
+    const { store, ids } = await storeWith(tenant, [
+      { text: 'Alpha manual, failed sync', status: 'error' },
+      { text: 'Alpha manual, never synched', status: 'unsynched' },
+      { text: 'Alpha manual, being re-synched', status: 'running' },
+      { text: 'Alpha manual, over the usage limit', status: 'usage_limit_reached' },
+    ])
+    const fragments = await search(tenant, [store.id], 'alpha manual', { topK: 10 })
+    expect(new Set(fragments.map(f => f.datasource_id))).toEqual(new Set([ids[2], ids[3]]))
+  })
+
+  test('only the given datastores of the given organization are searched', async () => {
+    const a = await createTenant()
+    const b = await createTenant()
+    const first = await storeWith(a, [{ text: 'Penguins live in Antarctica.' }])
+    const second = await storeWith(a, [{ text: 'Penguins cannot fly.' }])
+    const other = await storeWith(b, [{ text: 'Penguins are birds.' }])
+    expect((await search(a, [first.store.id], 'penguins')).map(f => f.datasource_id)).toEqual(first.ids)
+    expect(new Set((await search(a, [first.store.id, second.store.id], 'penguins')).map(f => f.datasource_id))).toEqual(
+      new Set([...first.ids, ...second.ids]),
+    )
+    // another organization's datastore id, passed by mistake, yields nothing
+    expect(await search(a, [other.store.id], 'penguins')).toEqual([])
+  })
+
+  test("the source is a web page's URL, else the document's metadata.source, else the datasource's name", async () => {
+    const tenant = await createTenant()
+    const { store, ids } = await storeWith(tenant, [
+      { text: 'Lighthouse page text', type: 'web_page', config: { source_url: 'https://example.com/lighthouse' }, name: 'Lighthouse' },
+      { text: 'Lighthouse document text', metadata: { source: 'https://docs.example.com/l.pdf', author: 'Ann' }, name: 'doc' },
+      { text: 'Lighthouse note text', name: 'Plain note' },
+    ])
+    const fragments = await search(tenant, [store.id], 'lighthouse text', { topK: 3 })
+    const bySource = Object.fromEntries(fragments.map(f => [f.datasource_id, f]))
+    expect(bySource[ids[0]].source).toBe('https://example.com/lighthouse')
+    expect(bySource[ids[1]].source).toBe('https://docs.example.com/l.pdf')
+    expect(bySource[ids[1]].metadata).toMatchObject({ author: 'Ann', position: 0 })
+    expect(bySource[ids[2]].source).toBe('Plain note')
+    expect(bySource[ids[2]].datasource_name).toBe('Plain note')
+  })
+
+  test('quotes, backslashes and tsquery operators in a query or a text are words, never syntax', async () => {
+    const tenant = await createTenant()
+    const { store, ids } = await storeWith(tenant, [{ text: "O'Brien's path is C:\\temp\\logs & a|b <-> !x (y) 'z'" }])
+    for (const query of ["O'Brien", 'C:\\temp\\logs', "& | ! <-> ( ) ' : * \\", "o''brien's"]) {
+      const fragments = await search(tenant, [store.id], query)
+      if (query !== "& | ! <-> ( ) ' : * \\") expect(fragments.map(f => f.datasource_id), query).toEqual(ids)
+    }
+  })
+
+  test('topK bounds the number of fragments', async () => {
+    const tenant = await createTenant()
+    const { store } = await storeWith(tenant, Array.from({ length: 12 }, (_, i) => ({ text: `Lamp model ${i} spare parts` })))
+    expect(await search(tenant, [store.id], 'lamp spare parts', { topK: 3 })).toHaveLength(3)
+    expect(await search(tenant, [store.id], 'lamp spare parts', { topK: 100 })).toHaveLength(12)
+  })
+
+  test('when the embeddings provider fails, the search still answers by words', async () => {
+    const tenant = await createTenant()
+    const { store, ids } = await storeWith(tenant, [{ text: 'Printer toner replacement guide' }])
+    fake.setBehaviour({ embeddingsMode: 'error' })
+    try {
+      const fragments = await search(tenant, [store.id], 'toner')
+      expect(fragments.map(f => f.datasource_id)).toEqual(ids)
+    } finally {
+      fake.reset()
+    }
+  })
+
+  test('the vector ranking uses the partial binary-quantized HNSW index of the configured size', async () => {
+    const tenant = await createTenant()
+    const { store } = await storeWith(tenant, [{ text: 'index me' }])
+    await search(tenant, [store.id], 'index me') // creates the index for 64 dimensions
+    const { sql } = await getDatabase()
+    const [index] = await sql.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE indexname = $1`, [vectorIndexName(DIMENSIONS)])
+    expect(index.indexdef).toContain('binary_quantize')
+    expect(index.indexdef).toContain(`vector_dims(embedding) = ${DIMENSIONS}`)
+    const plan = await sql.transaction(async tx => {
+      await tx.exec('SET LOCAL enable_seqscan = off')
+      return tx.query<{ 'QUERY PLAN': string }>(
+        `EXPLAIN SELECT c.id FROM "Chunk" c WHERE vector_dims(c."embedding") = ${DIMENSIONS} AND c."datastoreId" = ANY($1::text[])
+         ORDER BY binary_quantize(c."embedding")::bit(${DIMENSIONS}) <~> binary_quantize($2::vector(${DIMENSIONS})) LIMIT 100`,
+        [[store.id], toVectorLiteral(embedText('index', DIMENSIONS))],
+      )
+    })
+    expect(plan.map(r => r['QUERY PLAN']).join('\n')).toContain(vectorIndexName(DIMENSIONS))
+  })
+
+  test('the 1536-dimension index of the migrations is binary-quantized too', async () => {
+    const { sql } = await getDatabase()
+    const [index] = await sql.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE indexname = 'Chunk_embedding_1536_idx'`)
+    for (const part of ['hnsw', '(binary_quantize(embedding))::bit(1536)', 'bit_hamming_ops', 'WHERE (vector_dims(embedding) = 1536)']) {
+      expect(index.indexdef).toContain(part)
+    }
+  })
+
+  test('the vector ranking orders its candidates by exact cosine distance', async () => {
+    const tenant = await createTenant()
+    const docs = Array.from({ length: 60 }, (_, i) => ({ text: `pump valve ${'seal '.repeat(i % 7)}${'gasket '.repeat(i % 5)}model ${i}` }))
+    const { store } = await storeWith(tenant, docs)
+    const embedding = embedText('pump seal seal seal gasket', DIMENSIONS)
+    const approx = await vectorSearch({ organizationId: tenant.ctx.organizationId, datastoreIds: [store.id] }, embedding, 10)
+    const { sql } = await getDatabase()
+    const exact = await sql.query<{ id: string }>(
+      `SELECT d.id FROM "Chunk" c JOIN "Datasource" d ON d.id = c."datasourceId" WHERE c."datastoreId" = $1
+       ORDER BY c."embedding"::vector(${DIMENSIONS}) <=> $2::vector(${DIMENSIONS}), c.id LIMIT 10`,
+      [store.id, toVectorLiteral(embedding)],
+    )
+    const chunkToDs = await sql.query<{ id: string; ds: string }>(`SELECT id, "datasourceId" AS ds FROM "Chunk" WHERE id = ANY($1::text[])`, [approx])
+    const byId = new Map(chunkToDs.map(r => [r.id, r.ds]))
+    expect(approx.map(id => byId.get(id))).toEqual(exact.map(r => r.id))
+  })
+})
+
+describe('ranking helpers', () => {
+  test('the query words are kept once each, and lexemes are quoted so that none is tsquery syntax', () => {
+    expect(queryWords('What is the kettle warranty, or the Kettle price?')).toBe('what is the kettle warranty or price')
+    expect(queryWords('?!')).toBeNull()
+    expect(lexemeQuery(["o'brien", 'a&b', 'x'], '|')).toBe("'o''brien' | 'a&b' | 'x'")
+  })
+
+  test('full-text candidates come from the rarest words within the budget, else from all the words together', () => {
+    expect(candidateQuery([{ lexeme: 'common', n: 1001 }, { lexeme: 'rare', n: 3 }, { lexeme: 'mid', n: 400 }], 1000)).toBe("'rare' | 'mid'")
+    expect(candidateQuery([{ lexeme: 'a', n: 600 }, { lexeme: 'b', n: 600 }], 1000)).toBe("'a'")
+    expect(candidateQuery([{ lexeme: 'a', n: 1001 }, { lexeme: 'b', n: 1001 }], 1000)).toBe("'a' & 'b'")
+    expect(candidateQuery([{ lexeme: 'absent', n: 0 }, { lexeme: 'b', n: 5 }], 1000)).toBe("'b'")
+    expect(candidateQuery([{ lexeme: 'absent', n: 0 }, { lexeme: 'a', n: 1001 }, { lexeme: 'b', n: 1001 }], 1000)).toBe("'a' & 'b'")
+  })
+
+  test('a word found in most chunks does not make them all candidates, but still ranks', async () => {
+    const tenant = await createTenant()
+    const docs = Array.from({ length: 30 }, (_, i) => ({ text: `Product manual page ${i}: product care and product storage.`, embed: false }))
+    docs.push({ text: 'Product recall notice for the blender.', embed: false })
+    const { store, ids } = await storeWith(tenant, docs)
+    const { getDatabase: db } = await import('@/lib/db/client')
+    const { fulltextRanking } = await import('@/lib/search/fulltext')
+    const { scopeOf } = await import('@/lib/search/scope')
+    const { sql } = await db()
+    const scope = scopeOf({ organizationId: tenant.ctx.organizationId, datastoreIds: [store.id] })
+    // with a budget of 1000 every chunk is a candidate; the blender chunk, having both words, ranks first
+    const ranked = await fulltextRanking(sql, scope, 'product blender', 40)
+    expect(ranked).toHaveLength(31)
+    const chunkOf = await sql.query<{ id: string; ds: string }>(`SELECT id, "datasourceId" AS ds FROM "Chunk" WHERE id = $1`, [ranked[0]])
+    expect(chunkOf[0].ds).toBe(ids[30])
+    expect(candidateQuery([{ lexeme: 'product', n: 31 }, { lexeme: 'blender', n: 1 }], 10)).toBe("'blender'")
+  })
+
+  test('reciprocal rank fusion favours what both rankings agree on and scores first-everywhere as 1', () => {
+    const fused = fuseRankings([['a', 'b', 'c'], ['b', 'a', 'd']], 4)
+    expect(fused.map(f => f.id).slice(0, 2).sort()).toEqual(['a', 'b'])
+    expect(fused[0].score).toBeLessThan(1)
+    expect(fuseRankings([['x'], ['x']], 1)[0].score).toBe(1)
+    expect(fused.at(-1)!.score).toBeGreaterThan(0)
+  })
+})
