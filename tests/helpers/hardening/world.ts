@@ -1,0 +1,77 @@
+import { createApiKey, revokeApiKey } from '@/lib/auth/api-keys'
+import { getPrisma } from '@/lib/db/client'
+import { createTenant, type TestTenant } from '../tenants'
+
+// Two organizations with one of everything, built straight in the database: the targets of the bad-input and
+// auth suites. Every text of A carries MARKER so that a response leaking A's data to B is easy to spot.
+
+export const MARKER = 'TENANT-A-PRIVATE-7c1f'
+
+export interface TenantWorld extends TestTenant {
+  datastoreId: string
+  datasourceId: string
+  agentId: string
+  /** A public agent (answers any caller on /query; shows name and description on GET). */
+  publicAgentId: string
+  conversationId: string
+  visitorId: string
+  /** A second API key of the organization, not used to authenticate (revoking it leaves the tenant working). */
+  spareKeyId: string
+  /** A revoked key of the organization. */
+  revokedKey: string
+  userId: string
+}
+
+let n = 0
+
+export async function createTenantWorld(label: string, marker = `${label}-${++n}`): Promise<TenantWorld> {
+  const tenant = await createTenant(`${marker} org`)
+  const prisma = await getPrisma()
+  const organizationId = tenant.ctx.organizationId
+  const store = await prisma.datastore.create({ data: { organizationId, name: `${marker} store`, description: `${marker} description` } })
+  const ds = await prisma.datasource.create({
+    data: { organizationId, datastoreId: store.id, type: 'text', name: `${marker} doc`, status: 'synched', customId: `${marker}-cid`, metadata: { source: marker } },
+  })
+  const agentData = { organizationId, description: `${marker} agent`, systemPrompt: `${marker} system prompt`, datastores: { create: [{ datastoreId: store.id }] } }
+  const agent = await prisma.agent.create({ data: { ...agentData, name: `${marker} agent` } })
+  const publicAgent = await prisma.agent.create({ data: { ...agentData, name: `${marker} public agent`, visibility: 'public' } })
+  const visitor = await prisma.visitor.create({ data: { organizationId } })
+  const conversation = await prisma.conversation.create({
+    data: { organizationId, agentId: agent.id, visitorId: visitor.id, channel: 'api', title: `${marker} question` },
+  })
+  await prisma.message.create({ data: { conversationId: conversation.id, role: 'user', text: `${marker} question` } })
+  await prisma.message.create({ data: { conversationId: conversation.id, role: 'assistant', text: `${marker} answer`, sources: [] } })
+  const spare = await createApiKey(tenant.ctx, `${marker} spare key`)
+  const revoked = await createApiKey(tenant.ctx, `${marker} revoked key`)
+  await revokeApiKey(tenant.ctx, revoked.apiKey.id)
+  const user = await prisma.user.create({ data: { email: `${marker.toLowerCase()}-${Date.now()}@example.com`, passwordHash: 'x' } })
+  await prisma.membership.create({ data: { organizationId, userId: user.id, role: 'owner' } })
+  return {
+    ...tenant,
+    datastoreId: store.id,
+    datasourceId: ds.id,
+    agentId: agent.id,
+    publicAgentId: publicAgent.id,
+    conversationId: conversation.id,
+    visitorId: visitor.id,
+    spareKeyId: spare.apiKey.id,
+    revokedKey: revoked.secret,
+    userId: user.id,
+  }
+}
+
+/** Fresh resources of a tenant, for requests that destroy what they name. */
+export async function freshResource(w: TenantWorld, kind: 'datastore' | 'datasource' | 'agent' | 'apiKey'): Promise<string> {
+  const prisma = await getPrisma()
+  const organizationId = w.ctx.organizationId
+  switch (kind) {
+    case 'datastore':
+      return (await prisma.datastore.create({ data: { organizationId, name: 'throwaway' } })).id
+    case 'datasource':
+      return (await prisma.datasource.create({ data: { organizationId, datastoreId: w.datastoreId, type: 'text', name: 'throwaway', status: 'synched' } })).id
+    case 'agent':
+      return (await prisma.agent.create({ data: { organizationId, name: 'throwaway' } })).id
+    case 'apiKey':
+      return (await createApiKey(w.ctx, 'throwaway')).apiKey.id
+  }
+}
