@@ -16,6 +16,12 @@ export async function startServer(): Promise<void> {
     const created = await ensureFirstAdmin()
     if (created) printFirstRunBanner(created, env.PORT)
     logger.info('database ready', { database: db.kind, ms: Date.now() - started })
+    if (db.kind === 'pglite') {
+      // only this process may use DATA_DIR: jobs leased by a previous process (killed mid-sync) are taken over now
+      const { expireLeasesOfDeadWorkers } = await import('@/lib/ingest/lease')
+      const expired = await expireLeasesOfDeadWorkers()
+      if (expired > 0) logger.warn('jobs of a worker that stopped mid-sync are queued again', { datasources: expired })
+    }
     if (env.WORKER === 'on') {
       const { startWorker } = await import('@/lib/ingest/worker')
       startWorker({ concurrency: env.WORKER_CONCURRENCY })

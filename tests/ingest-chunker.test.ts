@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { chunkingFor, chunkSections } from '@/lib/ingest/chunker'
-import { countTokens } from '@/lib/ingest/tokenizer'
+import { countTokens, encodeTokens } from '@/lib/ingest/tokenizer'
 
 const SUBJECTS = ['The kettle', 'A toaster', 'Our blender', 'The coffee grinder', 'This rice cooker', 'The waffle iron']
 const VERBS = ['heats water', 'needs descaling', 'carries a warranty', 'ships worldwide', 'uses 1500 watts', 'is dishwasher safe']
@@ -120,5 +120,27 @@ describe('the chunker', () => {
     expect(chunkingFor({ chunkSize: 100, chunkOverlap: 500 })).toEqual({ chunkSize: 100, chunkOverlap: 50 })
     expect(chunkingFor({ chunkSize: 1, chunkOverlap: -3 })).toEqual({ chunkSize: 32, chunkOverlap: 0 })
     expect(chunkingFor({ chunkSize: 1_000_000, chunkOverlap: 64 })).toEqual({ chunkSize: 8192, chunkOverlap: 64 })
+  })
+})
+
+describe('countTokens', () => {
+  test('counts exactly the tokens encodeTokens gives, for any text (its per-word memory changes nothing)', () => {
+    const samples = [
+      sentence(1) + '\n\n' + sentence(2),
+      "don't I'LL we've 1234567 3.14 <|endoftext|> tail",
+      'Héllo wörld — ünïcode 😀😀 naïve café',
+      '  leading and trailing  \n\n\n  ',
+      ' \u00a0'.repeat(40) + 'x',
+      'a'.repeat(200) + ' ' + '='.repeat(100) + 'x  \n\n\n  y',
+      'é'.repeat(70) + ' ' + '😀'.repeat(40) + ' ' + '\t'.repeat(100),
+      'x'.repeat(63) + ' y ' + '-'.repeat(64),
+    ]
+    for (const text of samples) {
+      for (let i = 0; i < text.length; i += 7) {
+        const part = text.slice(i)
+        expect(countTokens(part)).toBe(encodeTokens(part).length)
+        expect(countTokens(part)).toBe(countTokens(part))
+      }
+    }
   })
 })

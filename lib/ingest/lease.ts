@@ -36,6 +36,35 @@ export async function claimNextDatasource(workerId: string, leaseMs: number): Pr
   }
 }
 
+/**
+ * Claims up to `limit` more due datasources of the given `types` for `workerId`, in one statement and by the rules of
+ * claimNextDatasource (expired leases first, then queued ones, oldest first, FOR UPDATE SKIP LOCKED): the worker
+ * processes small jobs together, so that each statement serves several of them.
+ */
+export async function claimMoreDatasources(workerId: string, leaseMs: number, limit: number, types: Datasource['type'][]): Promise<Datasource[]> {
+  if (limit <= 0 || types.length === 0) return []
+  const { sql, prisma } = await getDatabase()
+  const claimed = await sql.query<{ id: string }>(
+    `UPDATE "Datasource"
+        SET status = 'running', "leaseOwner" = $1, "leaseExpiresAt" = ${NOW_UTC} + make_interval(secs => $2),
+            attempts = attempts + 1, "updatedAt" = ${NOW_UTC}
+      WHERE id IN (
+        WITH expired AS (SELECT id, "leaseExpiresAt" AS due FROM "Datasource"
+               WHERE status = 'running' AND "leaseExpiresAt" < ${NOW_UTC} AND type::text = ANY($4::text[])
+               ORDER BY "leaseExpiresAt" LIMIT $3 FOR UPDATE SKIP LOCKED),
+             queued AS (SELECT id, "nextRunAt" AS due FROM "Datasource"
+               WHERE status = 'pending' AND ("nextRunAt" IS NULL OR "nextRunAt" <= ${NOW_UTC}) AND type::text = ANY($4::text[])
+               ORDER BY "nextRunAt" LIMIT $3 FOR UPDATE SKIP LOCKED)
+        SELECT id FROM (SELECT id, 0 AS rank, due FROM expired UNION ALL SELECT id, 1 AS rank, due FROM queued) due
+         ORDER BY rank, due LIMIT $3)
+      RETURNING id`,
+    [workerId, leaseMs / 1000, limit, types],
+  )
+  if (claimed.length === 0) return []
+  // rows deleted between the claim and the read are simply missing
+  return prisma.datasource.findMany({ where: { id: { in: claimed.map(c => c.id) } } })
+}
+
 /** Extends the lease while the job runs; false when it is no longer ours (taken over, re-queued or deleted). */
 export async function renewLease(datasourceId: string, workerId: string, leaseMs: number): Promise<boolean> {
   const { sql } = await getDatabase()
@@ -76,4 +105,19 @@ export const settle = {
   /** Given back at shutdown, not counted as an attempt: any worker may take it at once. */
   release: (id: string, worker: string) =>
     settleJob(id, worker, `status = 'pending', attempts = GREATEST(attempts - 1, 0), "nextRunAt" = ${NOW_UTC}`),
+}
+
+/**
+ * The embedded database at start: DATA_DIR is locked to this process, so a lease held now belongs to a worker that
+ * died (kill -9, a crash, a power cut). It expires at once rather than WORKER_LEASE_SECONDS later, and the job is
+ * claimed again right away. Never on Postgres, where other live workers hold leases. Returns how many expired.
+ */
+export async function expireLeasesOfDeadWorkers(): Promise<number> {
+  const { sql } = await getDatabase()
+  if (sql.kind !== 'pglite') return 0
+  const rows = await sql.query(
+    `UPDATE "Datasource" SET "leaseExpiresAt" = ${NOW_UTC} - interval '1 second'
+      WHERE status = 'running' AND "leaseOwner" IS NOT NULL RETURNING id`,
+  )
+  return rows.length
 }

@@ -64,7 +64,8 @@ export async function runJob(job: Datasource, workerId: string, options: { lease
   return status
 }
 
-async function settleFailure(job: Datasource, workerId: string, reason: unknown, error: unknown): Promise<RunStatus> {
+/** Records a job's failure as runJob does (error, retry with backoff, or release at shutdown); never throws for it. */
+export async function settleFailure(job: Datasource, workerId: string, reason: unknown, error: unknown): Promise<RunStatus> {
   const env = config()
   if (reason instanceof LeaseLost || error instanceof LeaseLost) {
     logger.warn('datasource job abandoned: lease lost', { datasourceId: job.id })

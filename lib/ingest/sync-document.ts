@@ -68,7 +68,8 @@ export async function syncDocument(job: Datasource, ctx: JobContext): Promise<Jo
   return outcome.status === 'synched' ? { status: 'synched', chunks: chunks.length } : { status: outcome.status, chunks: job.nbChunks }
 }
 
-async function extract(job: Datasource, signal: AbortSignal): Promise<{ sections: Section[]; title?: string }> {
+/** The datasource's text in sections (a web page fetched, else its stored original loaded). */
+export async function extract(job: Datasource, signal: AbortSignal): Promise<{ sections: Section[]; title?: string }> {
   if (job.type === 'web_page') {
     const url = (job.config as { source_url?: unknown } | null)?.source_url
     if (typeof url !== 'string' || !url) throw permanentError('This web page has no source_url in its config')

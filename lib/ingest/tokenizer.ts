@@ -8,13 +8,100 @@ function cl100k(): Tiktoken {
   return (encoder ??= new Tiktoken(cl100kBase))
 }
 
+// js-tiktoken's byte-pair merge is quadratic in the length of one pre-token, i.e. a run of letters, of punctuation or
+// of white space without a break: 10,000 "a" took 5.6 s and 50,000 took 4 minutes, blocking the whole process. Such
+// runs (never ordinary words) are encoded in slices of SLICE characters, which keeps the cost linear; a count over
+// a sliced run may exceed the exact one by a token per slice, a safe error for budgets and chunk sizes.
+const LONG_RUN = 64
+const SLICE = 16
+const LONG_RUNS = new RegExp(`\\p{L}{${LONG_RUN},}|[^\\s\\p{L}\\p{N}]{${LONG_RUN},}|\\s{${LONG_RUN},}`, 'gu')
+const SLICES = new RegExp(`[\\s\\S]{1,${SLICE}}`, 'gu')
+
+// slices of a long run repeat (a line of "=", a run of spaces): their tokens are kept, up to a bound
+const sliceTokens = new Map<string, number[]>()
+
+function encodeSlice(slice: string): number[] {
+  let tokens = sliceTokens.get(slice)
+  if (!tokens) {
+    if (sliceTokens.size >= 10_000) sliceTokens.clear()
+    tokens = cl100k().encode(slice, [], [])
+    sliceTokens.set(slice, tokens)
+  }
+  return tokens
+}
+
+function encode(text: string): number[] {
+  const out: number[] = []
+  const add = (tokens: number[]) => {
+    for (const t of tokens) out.push(t)
+  }
+  let last = 0
+  for (const run of text.matchAll(LONG_RUNS)) {
+    if (run.index > last) add(cl100k().encode(text.slice(last, run.index), [], []))
+    for (const [slice] of run[0].matchAll(SLICES)) add(encodeSlice(slice))
+    last = run.index + run[0].length
+  }
+  if (last === 0) return cl100k().encode(text, [], [])
+  if (last < text.length) add(cl100k().encode(text.slice(last), [], []))
+  return out
+}
+
+// Counting is what the chunker does most (every sentence, every chunk): the encoder splits text into pre-tokens by
+// cl100k's pattern and encodes each alone, so a count is the sum of its pre-tokens' counts, kept here per pre-token
+// (words repeat): no UTF-8 encoding or merge for a word seen before. Exactly encode(text).length.
+const PRE_TOKENS = new RegExp(cl100kBase.pat_str, 'gu')
+/**
+ * False only when LONG_RUNS cannot match: no LONG_RUN code units in a row that are all non-ASCII or non-blank (every
+ * letter or symbol run is), nor all non-ASCII or blank (every white-space run is).
+ */
+function mayHaveLongRun(text: string): boolean {
+  let notBlank = 0
+  let notPrintable = 0
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    const ascii = c < 128
+    const blank = c <= 32
+    notBlank = ascii && blank ? 0 : notBlank + 1
+    notPrintable = ascii && !blank ? 0 : notPrintable + 1
+    if (notBlank >= LONG_RUN || notPrintable >= LONG_RUN) return true
+  }
+  return false
+}
+const preTokenCounts = new Map<string, number>()
+
+function countPreTokens(text: string): number {
+  let n = 0
+  for (const [piece] of text.matchAll(PRE_TOKENS)) {
+    let count = preTokenCounts.get(piece)
+    if (count === undefined) {
+      count = cl100k().encode(piece, [], []).length
+      if (piece.length <= LONG_RUN) {
+        if (preTokenCounts.size >= 100_000) preTokenCounts.clear()
+        preTokenCounts.set(piece, count)
+      }
+    }
+    n += count
+  }
+  return n
+}
+
 /** Tokens of `text` in cl100k_base (OpenAI's embeddings and chat models). Special-token text counts as plain text. */
 export function countTokens(text: string): number {
-  return cl100k().encode(text, [], []).length
+  // most text has no long run: a cheap scan spares the Unicode-class search of LONG_RUNS
+  if (!mayHaveLongRun(text)) return countPreTokens(text)
+  let n = 0
+  let last = 0
+  for (const run of text.matchAll(LONG_RUNS)) {
+    if (run.index > last) n += countPreTokens(text.slice(last, run.index))
+    for (const [slice] of run[0].matchAll(SLICES)) n += encodeSlice(slice).length
+    last = run.index + run[0].length
+  }
+  if (last < text.length) n += countPreTokens(last === 0 ? text : text.slice(last))
+  return n
 }
 
 export function encodeTokens(text: string): number[] {
-  return cl100k().encode(text, [], [])
+  return encode(text)
 }
 
 export function decodeTokens(tokens: number[]): string {

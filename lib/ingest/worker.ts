@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto'
 import os from 'node:os'
 import { config } from '@/lib/config'
+import { getDatabase } from '@/lib/db/client'
 import { logger } from '@/lib/logger'
+import { embeddingsProvider } from '@/lib/search/embeddings'
+import { ensureVectorIndex } from '@/lib/search/vector-index'
 import { messageOf } from './errors'
-import { claimNextDatasource } from './lease'
-import { runJob } from './run-job'
+import { claimMoreDatasources, claimNextDatasource } from './lease'
+import { BATCHED_TYPES, JOB_BATCH_SIZE, runBatch } from './run-batch'
 
 export { claimNextDatasource } from './lease'
 
@@ -27,7 +30,8 @@ function leaseMs(): number {
 const holder = globalThis as unknown as { __syncWorker?: SyncWorker }
 
 /**
- * The sync worker: `concurrency` lanes, each claiming the next due datasource and running it, polling every
+ * The sync worker: `concurrency` lanes, each claiming the next due datasource (with more text and file jobs to run
+ * together, see claimAndRun) and running it, polling every
  * 500 ms when idle and at once when busy. One per process (a second call returns the running one).
  */
 export function startWorker(options: { concurrency: number; pollMs?: number }): SyncWorker {
@@ -37,15 +41,13 @@ export function startWorker(options: { concurrency: number; pollMs?: number }): 
   const stopClaiming = new AbortController()
   const stopJobs = new AbortController()
 
+  const indexReady = ensureEmbeddingsIndex()
   const lane = async () => {
+    await indexReady
     while (!stopClaiming.signal.aborted) {
       let busy = false
       try {
-        const job = await claimNextDatasource(workerId, leaseMs())
-        if (job) {
-          busy = true
-          await runJob(job, workerId, { leaseMs: leaseMs(), stopSignal: stopJobs.signal })
-        }
+        busy = (await claimAndRun(workerId, leaseMs(), stopJobs.signal)) > 0
       } catch (error) {
         logger.error('sync worker lane failed', { workerId, error: messageOf(error) })
       }
@@ -78,16 +80,39 @@ export async function drainQueue(options: { concurrency?: number; workerId?: str
   const workerId = options.workerId ?? newWorkerId()
   const lease = options.leaseMs ?? leaseMs()
   let processed = 0
+  await ensureEmbeddingsIndex()
   const lane = async () => {
     for (;;) {
-      const job = await claimNextDatasource(workerId, lease)
-      if (!job) return
-      await runJob(job, workerId, { leaseMs: lease })
-      processed++
+      const ran = await claimAndRun(workerId, lease)
+      if (ran === 0) return
+      processed += ran
     }
   }
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 1) }, lane))
   return processed
+}
+
+/**
+ * Claims the next due job and runs it; a text or file job comes with up to JOB_BATCH_SIZE − 1 more of those kinds,
+ * run together (run-batch.ts). Returns how many jobs ran (0: nothing was due).
+ */
+async function claimAndRun(workerId: string, lease: number, stopSignal?: AbortSignal): Promise<number> {
+  const job = await claimNextDatasource(workerId, lease)
+  if (!job) return 0
+  const jobs = BATCHED_TYPES.includes(job.type) ? [job, ...(await claimMoreDatasources(workerId, lease, JOB_BATCH_SIZE - 1, BATCHED_TYPES))] : [job]
+  await runBatch(jobs, workerId, { leaseMs: lease, stopSignal })
+  return jobs.length
+}
+
+/** The vector index of the configured embeddings' size, made before the first chunk is written (not by the first query). */
+async function ensureEmbeddingsIndex(): Promise<void> {
+  const provider = embeddingsProvider()
+  if (!provider) return
+  try {
+    await ensureVectorIndex((await getDatabase()).sql, provider.dimensions)
+  } catch (error) {
+    logger.warn('vector index not ensured at worker start', { error: messageOf(error) })
+  }
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

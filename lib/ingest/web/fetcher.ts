@@ -169,12 +169,14 @@ async function requestOnce(url: URL, { maxBytes, timeoutMs, signal }: { maxBytes
         const [type, ...params] = String(response.headers['content-type'] ?? '').split(';')
         const contentType = type.trim().toLowerCase()
         const charset = /charset="?([^";\s]+)/i.exec(params.join(';'))?.[1] ?? null
+        // a redirect's or an error's body is never read: close the connection rather than drain it (a hostile
+        // server can send an endless one, which resume() would keep downloading after the job moved on)
         if ([301, 302, 303, 307, 308].includes(status)) {
-          response.resume()
+          response.destroy()
           return resolve({ status, location: String(response.headers.location ?? ''), contentType, charset, body: Buffer.alloc(0) })
         }
         if (status >= 400) {
-          response.resume()
+          response.destroy()
           return resolve({ status, contentType, charset, body: Buffer.alloc(0) })
         }
         const declared = Number(response.headers['content-length'])

@@ -1,0 +1,178 @@
+// The worker runs several text and file jobs together (lib/ingest/run-batch.ts): each keeps its own outcome.
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { startFakeOpenAI } from '@/e2e/support/fake-openai-server.mjs'
+import { getDatabase, getPrisma } from '@/lib/db/client'
+import { claimMoreDatasources, claimNextDatasource } from '@/lib/ingest/lease'
+import { BATCHED_TYPES, runBatch } from '@/lib/ingest/run-batch'
+import { drainQueue } from '@/lib/ingest/worker'
+import { addFile, addText, chunksOf, createStore, reload } from './fixtures/ingest'
+
+let fake: Awaited<ReturnType<typeof startFakeOpenAI>>
+const embeddingCalls = () => fake.requests.filter(r => r.path === '/v1/embeddings').length
+
+beforeAll(async () => {
+  fake = await startFakeOpenAI()
+  process.env.OPENAI_API_KEY = 'sk-test'
+  process.env.OPENAI_BASE_URL = fake.baseURL
+  process.env.EMBEDDINGS_DIMENSIONS = '64'
+})
+afterAll(async () => {
+  delete process.env.OPENAI_API_KEY
+  delete process.env.OPENAI_BASE_URL
+  delete process.env.EMBEDDINGS_DIMENSIONS
+  await fake.close()
+})
+afterEach(() => fake.reset())
+
+const text = (i: number) => `Document ${i} is about the kettle number ${i}. Descaling it with vinegar every month keeps it working.`
+
+describe('jobs run together', () => {
+  test('the worker makes the vector index of the configured size before any chunk is written or searched', async () => {
+    await drainQueue()
+    const { sql } = await getDatabase()
+    const rows = await sql.query(`SELECT indexname FROM pg_indexes WHERE tablename = 'Chunk' AND indexname = 'Chunk_embedding_64_idx'`)
+    expect(rows).toHaveLength(1)
+  })
+
+  test('several documents share one embeddings request and each gets its own chunks', async () => {
+    const org = await createStore()
+    const docs = []
+    for (let i = 0; i < 6; i++) docs.push(await addText(org, text(i), { customId: `c-${i}` }))
+    expect(await drainQueue()).toBe(6)
+    expect(embeddingCalls()).toBe(1)
+    for (const [i, ds] of docs.entries()) {
+      const stored = await reload(ds.id)
+      expect(stored).toMatchObject({ status: 'synched', nbChunks: 1, leaseOwner: null, attempts: 0 })
+      const chunks = await chunksOf(ds.id)
+      expect(chunks).toHaveLength(1)
+      expect(chunks[0]).toMatchObject({ position: 0, custom_id: `c-${i}`, dims: 64 })
+      expect(chunks[0].text).toContain(`kettle number ${i}.`)
+      expect(stored.nbTokens).toBe(chunks[0].tokens)
+    }
+  })
+
+  test('large documents are embedded and written in groups as they come, each complete', async () => {
+    const org = await createStore({ chunkSize: 32, chunkOverlap: 0 })
+    const docs = []
+    for (let i = 0; i < 4; i++) docs.push(await addText(org, Array.from({ length: 200 }, (_, j) => text(i * 1000 + j)).join('\n\n')))
+    expect(await drainQueue()).toBe(4)
+    for (const ds of docs) {
+      const stored = await reload(ds.id)
+      const chunks = await chunksOf(ds.id)
+      expect(stored.status).toBe('synched')
+      expect(chunks.length).toBeGreaterThanOrEqual(150)
+      expect(stored.nbChunks).toBe(chunks.length)
+      expect(chunks.map(c => c.position)).toEqual(chunks.map((_, i) => i))
+      expect(chunks.every(c => c.dims === 64)).toBe(true)
+    }
+  })
+
+  test('a corrupt file among them ends in error with its reason, and the others are synched', async () => {
+    const org = await createStore()
+    const before = await addText(org, text(1))
+    const corrupt = await addFile(org, { data: 'this is not a PDF at all', contentType: 'application/pdf', fileName: 'broken.pdf' })
+    const after = await addText(org, text(2))
+    expect(await drainQueue()).toBe(3)
+    expect((await reload(corrupt.id)).status).toBe('error')
+    expect((await reload(corrupt.id)).errorMessage).toBeTruthy()
+    expect(await chunksOf(corrupt.id)).toHaveLength(0)
+    for (const ds of [before, after]) {
+      expect((await reload(ds.id)).status).toBe('synched')
+      expect(await chunksOf(ds.id)).toHaveLength(1)
+    }
+  })
+
+  test('a job the database refuses fails alone: the batch is written again job by job', async () => {
+    const org = await createStore()
+    const good = await addText(org, text(1))
+    const refused = await addText(org, `${text(2)} The word poison makes the database refuse it.`)
+    const other = await addText(org, text(3))
+    // this job's chunk insert fails, and with it the batch's transaction
+    const { sql } = await getDatabase()
+    await sql.exec(`
+      CREATE FUNCTION refuse_poison() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.text LIKE '%poison%' THEN RAISE EXCEPTION 'poisoned chunk'; END IF; RETURN NEW; END $$;
+      CREATE TRIGGER refuse_poison BEFORE INSERT ON "Chunk" FOR EACH ROW EXECUTE FUNCTION refuse_poison();`)
+    try {
+      expect(await drainQueue()).toBe(3)
+    } finally {
+      await sql.exec(`DROP TRIGGER refuse_poison ON "Chunk"; DROP FUNCTION refuse_poison();`)
+    }
+    for (const ds of [good, other]) {
+      expect((await reload(ds.id)).status).toBe('synched')
+      expect(await chunksOf(ds.id)).toHaveLength(1)
+    }
+    // an unexpected failure is retried later, like any job's
+    const failed = await reload(refused.id)
+    expect(failed).toMatchObject({ status: 'pending', leaseOwner: null })
+    expect(failed.errorMessage).toMatch(/poisoned chunk/)
+    expect(await chunksOf(refused.id)).toHaveLength(0)
+    await sql.query(`DELETE FROM "Datasource" WHERE id = $1`, [refused.id])
+  })
+
+  test('a job claimed again too many times ends in error while the others of its batch are synched', async () => {
+    const org = await createStore()
+    const doomed = await addText(org, text(1))
+    const others = [await addText(org, text(2)), await addText(org, text(3))]
+    // its worker died on it again and again: its lease expired with the attempts all used
+    const { sql } = await getDatabase()
+    await sql.query(
+      `UPDATE "Datasource" SET status = 'running', "leaseOwner" = 'dead', "leaseExpiresAt" = now() - interval '1 hour', attempts = 3 WHERE id = $1`,
+      [doomed.id],
+    )
+    expect(await drainQueue()).toBe(3)
+    expect((await reload(doomed.id)).status).toBe('error')
+    expect((await reload(doomed.id)).errorMessage).toMatch(/interrupted/)
+    for (const ds of others) expect((await reload(ds.id)).status).toBe('synched')
+  })
+
+  test('a job whose lease another worker took over writes nothing, and the others of its batch are written', async () => {
+    const org = await createStore()
+    const docs = [await addText(org, text(1)), await addText(org, text(2)), await addText(org, text(3))]
+    const first = await claimNextDatasource('slow-worker', 60_000)
+    const more = await claimMoreDatasources('slow-worker', 60_000, 15, BATCHED_TYPES)
+    const jobs = [first!, ...more]
+    expect(jobs.map(j => j.id).sort()).toEqual(docs.map(d => d.id).sort())
+    // the second job's lease expired and another worker claimed it meanwhile
+    const { sql } = await getDatabase()
+    await sql.query(`UPDATE "Datasource" SET "leaseOwner" = 'other-worker' WHERE id = $1`, [jobs[1].id])
+
+    const statuses = await runBatch(jobs, 'slow-worker', { leaseMs: 60_000 })
+    expect(statuses).toEqual(['synched', 'lease_lost', 'synched'])
+    expect(await chunksOf(jobs[1].id)).toHaveLength(0)
+    expect(await reload(jobs[1].id)).toMatchObject({ status: 'running', leaseOwner: 'other-worker' })
+    for (const job of [jobs[0], jobs[2]]) expect(await chunksOf(job.id)).toHaveLength(1)
+    await sql.query(`DELETE FROM "Datasource" WHERE id = $1`, [jobs[1].id])
+  })
+
+  test('claiming more never takes a job another worker holds, nor a web page', async () => {
+    const org = await createStore()
+    await addText(org, text(1))
+    const held = await claimNextDatasource('worker-a', 60_000)
+    const prisma = await getPrisma()
+    await prisma.datasource.create({
+      data: { organizationId: org.organizationId, datastoreId: org.store.id, type: 'web_page', name: 'page', status: 'pending', config: { source_url: 'https://example.com/' } },
+    })
+    expect(await claimMoreDatasources('worker-b', 60_000, 15, BATCHED_TYPES)).toEqual([])
+    await runBatch([held!], 'worker-a', { leaseMs: 60_000 })
+    await prisma.datasource.deleteMany({ where: { datastoreId: org.store.id, type: 'web_page' } })
+  })
+
+  test("the usage limit counts the batch's earlier jobs: the one that would pass it ends usage_limit_reached", async () => {
+    const org = await createStore()
+    const probe = await addText(org, text(5))
+    await drainQueue()
+    const tokens = (await reload(probe.id)).nbTokens
+    const prisma = await getPrisma()
+    // room for the probe and one more document of its size, not two
+    await prisma.usageLimit.create({ data: { organizationId: org.organizationId, maxStoredTokens: tokens * 2 + 1 } })
+    const a = await addText(org, text(6))
+    const b = await addText(org, text(7))
+    expect(await drainQueue()).toBe(2)
+    const statuses = [(await reload(a.id)).status, (await reload(b.id)).status].sort()
+    expect(statuses).toEqual(['synched', 'usage_limit_reached'])
+    const blocked = (await reload(a.id)).status === 'synched' ? b : a
+    expect(await chunksOf(blocked.id)).toHaveLength(0)
+    expect((await reload(blocked.id)).errorMessage).toMatch(/Usage limit reached/)
+  })
+})
