@@ -3,7 +3,7 @@ import { Document, Packer, Paragraph, TextRun } from 'docx'
 import ExcelJS from 'exceljs'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
 import PptxGenJS from 'pptxgenjs'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import * as datasourceItem from '@/app/api/datasources/[id]/route'
 import * as datasources from '@/app/api/datasources/route'
 import * as datastoreQuery from '@/app/api/datastores/[id]/query/route'
@@ -11,27 +11,13 @@ import * as datastoreItem from '@/app/api/datastores/[id]/route'
 import * as datastores from '@/app/api/datastores/route'
 import * as upsert from '@/app/api/datastores/upsert/[datastoreId]/route'
 import * as externalUpload from '@/app/api/external/datastores/file-upload/[datastoreId]/route'
-import { startFakeOpenAI } from '@/e2e/support/fake-openai-server.mjs'
 import { getPrisma } from '@/lib/db/client'
 import { drainQueue } from '@/lib/ingest/worker'
 import { call, expectErrorBody } from './helpers/http'
+import { useFakeModel } from './helpers/fake-model'
 import { createTenant, type TestTenant } from './helpers/tenants'
 
-let fake: Awaited<ReturnType<typeof startFakeOpenAI>>
-
-beforeAll(async () => {
-  fake = await startFakeOpenAI()
-  process.env.OPENAI_API_KEY = 'sk-test'
-  process.env.OPENAI_BASE_URL = fake.baseURL
-  process.env.EMBEDDINGS_DIMENSIONS = '64'
-})
-
-afterAll(async () => {
-  delete process.env.OPENAI_API_KEY
-  delete process.env.OPENAI_BASE_URL
-  delete process.env.EMBEDDINGS_DIMENSIONS
-  await fake.close()
-})
+useFakeModel()
 
 async function newDatastore(tenant: TestTenant) {
   const res = await call(datastores.POST, '/api/datastores', { method: 'POST', headers: tenant.headers, body: { name: 'Knowledge' } })

@@ -1,28 +1,14 @@
 // The worker runs several text and file jobs together (lib/ingest/run-batch.ts): each keeps its own outcome.
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
-import { startFakeOpenAI } from '@/e2e/support/fake-openai-server.mjs'
+import { describe, expect, test } from 'vitest'
 import { getDatabase, getPrisma } from '@/lib/db/client'
 import { claimMoreDatasources, claimNextDatasource } from '@/lib/ingest/lease'
 import { BATCHED_TYPES, runBatch } from '@/lib/ingest/run-batch'
 import { drainQueue } from '@/lib/ingest/worker'
 import { addFile, addText, chunksOf, createStore, reload } from './fixtures/ingest'
+import { useFakeModel } from './helpers/fake-model'
 
-let fake: Awaited<ReturnType<typeof startFakeOpenAI>>
-const embeddingCalls = () => fake.requests.filter(r => r.path === '/v1/embeddings').length
-
-beforeAll(async () => {
-  fake = await startFakeOpenAI()
-  process.env.OPENAI_API_KEY = 'sk-test'
-  process.env.OPENAI_BASE_URL = fake.baseURL
-  process.env.EMBEDDINGS_DIMENSIONS = '64'
-})
-afterAll(async () => {
-  delete process.env.OPENAI_API_KEY
-  delete process.env.OPENAI_BASE_URL
-  delete process.env.EMBEDDINGS_DIMENSIONS
-  await fake.close()
-})
-afterEach(() => fake.reset())
+const model = useFakeModel()
+const embeddingCalls = () => model.fake.requests.filter(r => r.path === '/v1/embeddings').length
 
 const text = (i: number) => `Document ${i} is about the kettle number ${i}. Descaling it with vinegar every month keeps it working.`
 

@@ -16,22 +16,22 @@ async function checkDatastores(ctx: TenantContext, ids: string[]): Promise<void>
   if (found !== ids.length) throw new NotFound('Datastore')
 }
 
+/** The agent's own columns from a create or update body; a field left out (undefined) is left as it is by Prisma. */
+function agentColumns(input: AgentCreate | AgentUpdate) {
+  const { name, description, modelName, temperature, visibility, systemPrompt, userPrompt, promptType, promptTemplate } = input
+  return { name, description, modelName, temperature, visibility, systemPrompt, userPrompt, promptType, promptTemplate }
+}
+
 export async function createAgent(ctx: TenantContext, input: AgentCreate): Promise<AgentResource> {
   const datastoreIds = input.datastoreIds ?? []
   await checkDatastores(ctx, datastoreIds)
   const prisma = await getPrisma()
   const agent = await prisma.agent.create({
     data: {
-      organizationId: ctx.organizationId,
+      ...agentColumns(input),
       name: input.name,
       description: input.description ?? '',
-      modelName: input.modelName,
-      temperature: input.temperature,
-      visibility: input.visibility,
-      systemPrompt: input.systemPrompt,
-      userPrompt: input.userPrompt,
-      promptType: input.promptType,
-      promptTemplate: input.promptTemplate,
+      organizationId: ctx.organizationId,
       datastores: { create: datastoreIds.map(datastoreId => ({ datastoreId })) },
     },
     include: withDatastores,
@@ -69,15 +69,7 @@ export async function updateAgent(ctx: TenantContext, id: string, input: AgentUp
   const agent = await prisma.agent.update({
     where: { id },
     data: {
-      description: input.description,
-      name: input.name,
-      modelName: input.modelName,
-      temperature: input.temperature,
-      visibility: input.visibility,
-      systemPrompt: input.systemPrompt,
-      userPrompt: input.userPrompt,
-      promptType: input.promptType,
-      promptTemplate: input.promptTemplate,
+      ...agentColumns(input),
       ...(input.datastoreIds && {
         datastores: { deleteMany: {}, create: input.datastoreIds.map(datastoreId => ({ datastoreId })) },
       }),

@@ -1,30 +1,12 @@
 import { createParser } from 'eventsource-parser'
-import { afterAll, beforeAll, beforeEach } from 'vitest'
 import * as agentItem from '@/app/api/agents/[id]/route'
 import * as agentQuery from '@/app/api/agents/[id]/query/route'
 import * as agents from '@/app/api/agents/route'
 import { getDatabase, getPrisma } from '@/lib/db/client'
-import { startFakeOpenAI } from '@/e2e/support/fake-openai-server.mjs'
 import { call } from './http'
 import type { TestTenant } from './tenants'
 
-export type FakeOpenAI = Awaited<ReturnType<typeof startFakeOpenAI>>
-
-/** The fake OpenAI-compatible server for the tests of this file, configured as the service's model provider. */
-export function useFakeModel(): { readonly fake: FakeOpenAI } {
-  const holder = {} as { fake: FakeOpenAI }
-  beforeAll(async () => {
-    holder.fake = await startFakeOpenAI()
-    process.env.OPENAI_API_KEY = 'sk-test'
-    process.env.OPENAI_BASE_URL = holder.fake.baseURL
-    process.env.EMBEDDINGS_DIMENSIONS = '64'
-  })
-  beforeEach(() => holder.fake.reset())
-  afterAll(async () => {
-    await holder.fake?.close()
-  })
-  return holder
-}
+export { useFakeModel, type FakeOpenAI } from './fake-model'
 
 /**
  * A datastore of the tenant holding one synched datasource per text, each as one chunk (written with SQL, as the
