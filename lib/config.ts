@@ -43,14 +43,23 @@ const ConfigSchema = z.object({
 
 export type Config = z.infer<typeof ConfigSchema>
 
-/** Reads the environment each call (cheap), so tests can change a variable between cases. */
+const SETTINGS = Object.keys(ConfigSchema.shape) as (keyof Config)[]
+let cached: { fingerprint: string; value: Config } | undefined
+
+/**
+ * The settings, validated. Re-read whenever one of them changes in process.env (tests change them between cases);
+ * otherwise served from a cache, since request paths call this many times.
+ */
 export function config(): Config {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== undefined && v !== ''))
+  const fingerprint = SETTINGS.map(key => process.env[key] ?? '').join('\u0000')
+  if (cached?.fingerprint === fingerprint) return cached.value
+  const env = Object.fromEntries(SETTINGS.map(key => [key, process.env[key]]).filter(([, v]) => v !== undefined && v !== ''))
   const parsed = ConfigSchema.safeParse(env)
   if (!parsed.success) {
     const lines = parsed.error.issues.map(i => `  ${i.path.join('.')}: ${i.message}`)
     throw new Error(`Invalid configuration in the environment:\n${lines.join('\n')}`)
   }
+  cached = { fingerprint, value: parsed.data }
   return parsed.data
 }
 
