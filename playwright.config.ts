@@ -33,7 +33,7 @@ export default defineConfig({
       timeout: 30_000,
     },
     {
-      command: `node node_modules/next/dist/bin/next start -p ${E2E_PORT} -H 127.0.0.1`,
+      command: 'node scripts/serve.mjs',
       url: `http://127.0.0.1:${E2E_PORT}/api/health`,
       reuseExistingServer: false,
       timeout: 120_000,
@@ -41,6 +41,7 @@ export default defineConfig({
       env: {
         DATA_DIR: process.env.E2E_DATA_DIR,
         PORT: String(E2E_PORT),
+        HOST: '127.0.0.1',
         INIT_ADMIN_EMAIL: 'admin@example.com',
         INIT_ADMIN_PASSWORD: 'e2e-password-123',
         INIT_API_KEY: 'ads_e2e_initial_key_0123456789',

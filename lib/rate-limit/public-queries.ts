@@ -10,9 +10,10 @@ function limiter() {
 }
 
 /**
- * The caller's address: the last entry of X-Forwarded-For, which is the one the nearest proxy appended (or, without
- * a proxy, the socket's address that Next.js puts there); the entries before it are whatever the client sent, so
- * they are not trusted. Else X-Real-IP; else every anonymous caller shares one bucket, erring on the side of limiting.
+ * The caller's address: the last entry of X-Forwarded-For. scripts/serve.mjs (what `npm start` runs) sets that header
+ * from the socket, dropping a client-sent one, or with TRUST_PROXY=1 leaves the header of the reverse proxy in front,
+ * whose last entry is the one it appended; earlier entries are whatever the client sent, so they are not trusted.
+ * Else X-Real-IP; else every anonymous caller shares one bucket, erring on the side of limiting.
  */
 export function clientAddress(req: Request): string {
   const forwarded = req.headers.get('x-forwarded-for')?.split(',').at(-1)?.trim()
