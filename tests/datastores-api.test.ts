@@ -10,7 +10,7 @@ import * as datastoreItem from '@/app/api/datastores/[id]/route'
 import * as datastores from '@/app/api/datastores/route'
 import * as upsert from '@/app/api/datastores/upsert/[datastoreId]/route'
 import * as externalUpload from '@/app/api/external/datastores/file-upload/[datastoreId]/route'
-import { getBlobStore } from '@/lib/db/blob-store'
+import { getBlobStore, originalKey } from '@/lib/db/blob-store'
 import { getDatabase, getPrisma } from '@/lib/db/client'
 import { newId } from '@/lib/datastores/ids'
 import { call, expectErrorBody } from './helpers/http'
@@ -33,7 +33,7 @@ function fileForm(parts: Record<string, string | File>) {
 }
 
 async function original(id: string) {
-  return (await getBlobStore()).get(`datasources/${id}/original`)
+  return (await getBlobStore()).get(originalKey(id))
 }
 
 async function addChunk(tenant: TestTenant, datastoreId: string, datasourceId: string, text = 'some text') {
@@ -334,12 +334,25 @@ describe('datasources', () => {
     const prisma = await getPrisma()
     const site = await prisma.datasource.create({ data: { organizationId: tenant.ctx.organizationId, datastoreId: store.id, type: 'web_site', name: 'site', config: { source_url: 'https://e.example' } } })
     const page = await prisma.datasource.create({ data: { organizationId: tenant.ctx.organizationId, datastoreId: store.id, type: 'web_page', name: 'p', groupId: site.id, config: { source_url: 'https://e.example/p' } } })
-    await (await getBlobStore()).put(`datasources/${page.id}/original`, new TextEncoder().encode('<html>'), 'text/html')
+    await (await getBlobStore()).put(originalKey(page.id), new TextEncoder().encode('<html>'), 'text/html')
     await addChunk(tenant, store.id, page.id)
     await call(datasourceItem.DELETE, `/api/datasources/${site.id}`, { method: 'DELETE', headers: tenant.headers, params: { id: site.id } })
     expect(await prisma.datasource.count({ where: { id: { in: [site.id, page.id] } } })).toBe(0)
     expect(await prisma.chunk.count({ where: { datasourceId: page.id } })).toBe(0)
     expect(await original(page.id)).toBeNull()
+  })
+
+  test("deleting a site's last unfinished page updates the site's status from the pages that remain", async () => {
+    const tenant = await createTenant()
+    const store = await newDatastore(tenant)
+    const prisma = await getPrisma()
+    const org = tenant.ctx.organizationId
+    const site = await prisma.datasource.create({ data: { organizationId: org, datastoreId: store.id, type: 'web_site', name: 'site', status: 'running', config: { source_url: 'https://e.example' } } })
+    await prisma.datasource.create({ data: { organizationId: org, datastoreId: store.id, type: 'web_page', name: 'done', status: 'synched', groupId: site.id, config: { source_url: 'https://e.example/a' } } })
+    const stuck = await prisma.datasource.create({ data: { organizationId: org, datastoreId: store.id, type: 'web_page', name: 'stuck', status: 'pending', groupId: site.id, config: { source_url: 'https://e.example/b' } } })
+    const res = await call(datasourceItem.DELETE, `/api/datasources/${stuck.id}`, { method: 'DELETE', headers: tenant.headers, params: { id: stuck.id } })
+    expect(res.status).toBe(200)
+    expect((await prisma.datasource.findUniqueOrThrow({ where: { id: site.id } })).status).toBe('synched')
   })
 
   test('synch re-queues a datasource and answers it pending', async () => {

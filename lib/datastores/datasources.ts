@@ -4,6 +4,7 @@ import type { Prisma } from '@/lib/generated/prisma/client'
 import { IdParam } from '@/lib/http/body'
 import { InvalidRequest, NotFound } from '@/lib/http/errors'
 import { queueDatasource } from '@/lib/ingest/queue'
+import { refreshSiteStatus } from '@/lib/ingest/web/site-status'
 import { toDatasourceResource, type DatasourceResource } from './datasource-resource'
 import { findDatastore, removeOriginals } from './datastores'
 
@@ -29,6 +30,8 @@ export async function deleteDatasource(ctx: TenantContext, id: string): Promise<
   const children = await prisma.datasource.findMany({ where: { groupId: ds.id }, select: { id: true } })
   await prisma.datasource.delete({ where: { id: ds.id } })
   await removeOriginals([ds.id, ...children.map(c => c.id)])
+  // a page of a site: the site's status sums up the pages that remain
+  if (ds.groupId) await refreshSiteStatus(ds.groupId)
   return toDatasourceResource(ds)
 }
 

@@ -1,5 +1,5 @@
 import type { TenantContext } from '@/lib/auth/tenant'
-import { getBlobStore } from '@/lib/db/blob-store'
+import { datasourceBlobPrefix, getBlobStore } from '@/lib/db/blob-store'
 import { getPrisma } from '@/lib/db/client'
 import type { Datastore } from '@/lib/generated/prisma/client'
 import { InvalidRequest, NotFound } from '@/lib/http/errors'
@@ -114,7 +114,7 @@ export async function removeOriginals(datasourceIds: string[]): Promise<void> {
   const blobs = await getBlobStore()
   await forEachBounded(datasourceIds, 16, async id => {
     try {
-      await blobs.remove(`datasources/${id}`)
+      await blobs.remove(datasourceBlobPrefix(id))
     } catch (error) {
       logger.warn('could not remove a datasource original', { datasourceId: id, error })
     }

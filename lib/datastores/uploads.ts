@@ -1,6 +1,6 @@
 import type { TenantContext } from '@/lib/auth/tenant'
 import { config } from '@/lib/config'
-import { getBlobStore } from '@/lib/db/blob-store'
+import { getBlobStore, originalKey } from '@/lib/db/blob-store'
 import { getPrisma } from '@/lib/db/client'
 import { IdParam, parseMultipart } from '@/lib/http/body'
 import { InvalidRequest, PayloadTooLarge, UnsupportedMediaType } from '@/lib/http/errors'
@@ -8,7 +8,6 @@ import { toDatasourceResource, type DatasourceResource } from './datasource-reso
 import { findDatastore } from './datastores'
 import { ACCEPTED_FILE_TYPES, resolveFileType, type AcceptedFileType } from './file-types'
 import { newId } from './ids'
-import { originalKey } from './upsert'
 
 // Room in a multipart body for the parts besides the file (type, datastoreId, fileName, custom_id) and the boundaries
 const MULTIPART_SLACK_BYTES = 256 * 1024

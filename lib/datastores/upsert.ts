@@ -1,5 +1,5 @@
 import type { TenantContext } from '@/lib/auth/tenant'
-import { getBlobStore } from '@/lib/db/blob-store'
+import { getBlobStore, originalKey } from '@/lib/db/blob-store'
 import { getPrisma } from '@/lib/db/client'
 import { Prisma } from '@/lib/generated/prisma/client'
 import { InvalidRequest, NotFound, PayloadTooLarge } from '@/lib/http/errors'
@@ -15,9 +15,6 @@ const PARALLEL_BLOB_WRITES = 16
 
 export const TEXT_CONTENT_TYPE = 'text/plain; charset=utf-8'
 
-export function originalKey(datasourceId: string): string {
-  return `datasources/${datasourceId}/original`
-}
 
 /** The document's name, else the start of its text cut at a word, so lists of datasources stay readable. */
 export function nameOfDocument(doc: Pick<UpsertDocument, 'name' | 'text'>): string {

@@ -15,6 +15,16 @@ export interface BlobStore {
   remove(prefix: string): Promise<void>
 }
 
+/** Everything stored for one datasource: removing this prefix removes its original. */
+export function datasourceBlobPrefix(datasourceId: string): string {
+  return `datasources/${datasourceId}`
+}
+
+/** The original of a file or text datasource, written by the upload or upsert and read by the sync worker. */
+export function originalKey(datasourceId: string): string {
+  return `${datasourceBlobPrefix(datasourceId)}/original`
+}
+
 function safeKey(key: string): string {
   if (!/^[A-Za-z0-9_\-/.]+$/.test(key) || key.includes('..')) throw new Error(`invalid blob key ${key}`)
   return key

@@ -1,4 +1,4 @@
-import { getBlobStore } from '@/lib/db/blob-store'
+import { getBlobStore, originalKey } from '@/lib/db/blob-store'
 import { getDatabase } from '@/lib/db/client'
 import type { Datasource } from '@/lib/generated/prisma/client'
 import { embeddingsProvider } from '@/lib/search/embeddings'
@@ -27,10 +27,6 @@ export interface JobOutcome {
   unchanged?: boolean
 }
 
-/** The original of a file or text datasource, as stored by the upload or upsert. */
-export function originalKey(datasourceId: string): string {
-  return `datasources/${datasourceId}/original`
-}
 
 /**
  * Synchronises a datasource that holds content itself (file, text, web_page): extract its text, skip everything
