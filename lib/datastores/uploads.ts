@@ -6,7 +6,7 @@ import { IdParam, parseMultipart } from '@/lib/http/body'
 import { InvalidRequest, PayloadTooLarge, UnsupportedMediaType } from '@/lib/http/errors'
 import { toDatasourceResource, type DatasourceResource } from './datasource-resource'
 import { findDatastore } from './datastores'
-import { ACCEPTED_FILE_TYPES, resolveFileType, type AcceptedFileType } from './file-types'
+import { ACCEPTED_FILE_TYPES, resolveFileType, type AcceptedFileType } from '@/lib/domain/file-types'
 import { newId } from './ids'
 
 // Room in a multipart body for the parts besides the file (type, datastoreId, fileName, custom_id) and the boundaries

@@ -1,0 +1,13 @@
+// The datasource vocabulary of spec §2, as the database enums spell it (prisma/schema.prisma).
+
+export const DATASOURCE_TYPES = ['file', 'web_page', 'web_site', 'text'] as const
+export type DatasourceType = (typeof DATASOURCE_TYPES)[number]
+
+export const DATASOURCE_STATUSES = ['unsynched', 'pending', 'running', 'synched', 'error', 'usage_limit_reached'] as const
+export type DatasourceStatus = (typeof DATASOURCE_STATUSES)[number]
+
+/** A datasource in one of these is being worked on: lists showing it keep refreshing until none is. */
+export const ACTIVE_STATUSES: readonly DatasourceStatus[] = ['pending', 'running']
+
+/** A datasource in one of these has finished its last synchronisation without content to show for it. */
+export const FAILED_STATUSES: readonly DatasourceStatus[] = ['error', 'usage_limit_reached']
