@@ -1,9 +1,10 @@
 // The request shapes of the datastore and datasource endpoints, validated at the edge (unknown fields are ignored).
 import { z } from 'zod'
 
-export const MAX_UPSERT_DOCUMENTS = 1000
-export const MAX_QUERY_LENGTH = 10_000
-export const MAX_TOP_K = 100
+import { DATASOURCE_STATUSES, DATASOURCE_TYPES } from '@/lib/domain/datasources'
+import { CHUNK_OVERLAP_RANGE, CHUNK_SIZE_RANGE, MAX_QUERY_LENGTH, MAX_TOP_K } from '@/lib/domain/limits'
+
+export { MAX_QUERY_LENGTH, MAX_TOP_K, MAX_UPSERT_DOCUMENTS } from '@/lib/domain/limits'
 
 const Id = z.string().trim().min(1).max(128)
 const Name = z.string().trim().min(1, 'must not be empty').max(200)
@@ -11,8 +12,8 @@ const Description = z.string().max(5000).nullable()
 const CustomId = z.string().trim().min(1).max(256)
 
 const Chunking = {
-  chunkSize: z.number().int().min(64).max(4096).optional(),
-  chunkOverlap: z.number().int().min(0).max(1024).optional(),
+  chunkSize: z.number().int().min(CHUNK_SIZE_RANGE.min).max(CHUNK_SIZE_RANGE.max).optional(),
+  chunkOverlap: z.number().int().min(CHUNK_OVERLAP_RANGE.min).max(CHUNK_OVERLAP_RANGE.max).optional(),
 }
 
 export const DatastoreCreateBody = z.object({
@@ -29,8 +30,6 @@ export const DatastorePatchBody = z.object({
   ...Chunking,
 })
 
-const STATUSES = ['unsynched', 'pending', 'running', 'synched', 'error', 'usage_limit_reached'] as const
-const TYPES = ['file', 'web_page', 'web_site', 'text'] as const
 
 /** "a,b" or "a": each value one of `values`. */
 function commaList<T extends string>(values: readonly T[]) {
@@ -41,8 +40,8 @@ function commaList<T extends string>(values: readonly T[]) {
 }
 
 export const DatasourceListParams = z.object({
-  status: commaList(STATUSES).optional(),
-  type: commaList(TYPES).optional(),
+  status: commaList(DATASOURCE_STATUSES).optional(),
+  type: commaList(DATASOURCE_TYPES).optional(),
   groupId: Id.optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   cursor: z.string().max(512).optional(),

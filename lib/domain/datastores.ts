@@ -1,0 +1,70 @@
+// The datastore resources as the API answers them (spec §2, §4.5-4.7). Times are ISO 8601 UTC.
+import type { DatasourceStatus, DatasourceType } from './datasources'
+
+export interface DatastoreResource {
+  id: string
+  name: string
+  description: string | null
+  visibility: 'public' | 'private'
+  /** "hybrid" when an embeddings provider is configured, else "fulltext": search then uses words only. */
+  searchMode: 'hybrid' | 'fulltext'
+  /** Chunking of this datastore's content, in tokens (applies to datasources synched after a change). */
+  chunkSize: number
+  chunkOverlap: number
+  /** Every datasource of the datastore, pages of a web site included. */
+  nbDatasources: number
+  nbChunks: number
+  createdAt: string
+  updatedAt: string
+}
+
+/** The spec's Datasource (§2) plus what a caller needs to follow its synchronisation. */
+export interface DatasourceResource {
+  id: string
+  datastoreId: string
+  type: DatasourceType
+  name: string
+  status: DatasourceStatus
+  /** The web_site a discovered web_page belongs to, else null. */
+  groupId: string | null
+  /** The public part of the kind's config: file {fileName, mimeType, size}; web_page {source_url}; web_site {sitemap} or {source_url}; text {}. Secrets never appear here. */
+  config: Record<string, unknown>
+  custom_id: string | null
+  /** The upserted document's metadata (text datasources), else null. */
+  metadata: Record<string, unknown> | null
+  nbChunks: number
+  nbTokens: number
+  /** Characters of extracted text at the last synchronisation. */
+  textSize: number
+  /** The readable reason of an `error` or `usage_limit_reached` status, else null. */
+  errorMessage: string | null
+  lastSynch: string | null
+  createdAt: string
+  updatedAt: string
+}
+
+export interface DatasourcePage {
+  items: DatasourceResource[]
+  /** Pass as `cursor` to get the next page; null on the last page. */
+  nextCursor: string | null
+  /** How many datasources match the filters, over all pages. */
+  total: number
+}
+
+export interface QueryFilters {
+  custom_ids?: string[]
+  datasource_ids?: string[]
+}
+
+/** One ranked piece of stored content, as the spec's "datastore query result fragment" plus custom_id and metadata. */
+export interface Fragment {
+  text: string
+  /** Higher is better; see README "Scores". */
+  score: number
+  /** The page URL, else the document's metadata.source, else the datasource's name. */
+  source: string
+  datasource_id: string
+  datasource_name: string
+  custom_id: string | null
+  metadata: Record<string, unknown>
+}
