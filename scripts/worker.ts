@@ -1,10 +1,10 @@
 // `npm run worker`: the sync worker alone, for scale-out (DESIGN.md §1): run any number of these against the same
 // DATABASE_URL, and the web processes with WORKER=off. WORKER_CONCURRENCY jobs at once; SIGINT/SIGTERM stop it
 // gracefully: running jobs get a grace period to finish, the rest go back to the queue for another worker.
+import { bootstrap } from '@/lib/bootstrap'
 import { config } from '@/lib/config'
-import { getDatabase } from '@/lib/db/client'
 import { logger } from '@/lib/logger'
-import { startWorker } from '@/lib/ingest/worker'
+import { stopWorker } from '@/lib/ingest/worker'
 
 const STOP_GRACE_MS = 20_000
 
@@ -13,9 +13,9 @@ async function main() {
   if (!env.DATABASE_URL) {
     console.log(`No DATABASE_URL: using the embedded database in ${env.DATA_DIR}, which one process at a time may open (set DATABASE_URL to run several workers).`)
   }
-  // with the embedded database this takes DATA_DIR's lock: a running `npm start` makes it refuse, with the reason
-  const db = await getDatabase()
-  const worker = startWorker({ concurrency: env.WORKER_CONCURRENCY })
+  // the server's start-up without its web part; with the embedded database this takes DATA_DIR's lock, so a
+  // running `npm start` makes it refuse, with the reason
+  const db = await bootstrap({ web: false, worker: true })
   logger.info('worker process ready', { database: db.kind, concurrency: env.WORKER_CONCURRENCY })
 
   let stopping = false
@@ -23,7 +23,7 @@ async function main() {
     if (stopping) return
     stopping = true
     logger.info('worker process stopping', { signal })
-    await worker.stop(STOP_GRACE_MS)
+    await stopWorker(STOP_GRACE_MS)
     await db.close()
     process.exit(0)
   }

@@ -5,8 +5,8 @@ import { getDatabase, getPrisma } from '@/lib/db/client'
 import { newId } from '@/lib/datastores/ids'
 import { candidateQuery, lexemeQuery, queryWords } from '@/lib/search/fulltext'
 import { fuseRankings, hybridSearch, vectorSearch } from '@/lib/search/hybrid-search'
-import { toVectorLiteral } from '@/lib/search/embeddings'
-import { vectorIndexName } from '@/lib/search/vector-index'
+import { toVectorLiteral } from '@/lib/embeddings/provider'
+import { vectorIndexName } from '@/lib/db/vector-index'
 import { createTenant, type TestTenant } from './helpers/tenants'
 
 const DIMENSIONS = 64

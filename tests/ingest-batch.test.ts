@@ -1,8 +1,9 @@
 // The worker runs several text and file jobs together (lib/ingest/run-batch.ts): each keeps its own outcome.
 import { describe, expect, test } from 'vitest'
 import { getDatabase, getPrisma } from '@/lib/db/client'
-import { claimMoreDatasources, claimNextDatasource } from '@/lib/ingest/lease'
-import { BATCHED_TYPES, runBatch } from '@/lib/ingest/run-batch'
+import { BATCHED_TYPES } from '@/lib/ingest/kinds'
+import { claimDatasources, claimNextDatasource } from '@/lib/ingest/lifecycle'
+import { runJobs } from '@/lib/ingest/pipeline/run-jobs'
 import { drainQueue } from '@/lib/ingest/worker'
 import { addFile, addText, chunksOf, createStore, reload } from './fixtures/ingest'
 import { useFakeModel } from './helpers/fake-model'
@@ -116,14 +117,14 @@ describe('jobs run together', () => {
     const org = await createStore()
     const docs = [await addText(org, text(1)), await addText(org, text(2)), await addText(org, text(3))]
     const first = await claimNextDatasource('slow-worker', 60_000)
-    const more = await claimMoreDatasources('slow-worker', 60_000, 15, BATCHED_TYPES)
+    const more = await claimDatasources('slow-worker', 60_000, { limit: 15, types: BATCHED_TYPES })
     const jobs = [first!, ...more]
     expect(jobs.map(j => j.id).sort()).toEqual(docs.map(d => d.id).sort())
     // the second job's lease expired and another worker claimed it meanwhile
     const { sql } = await getDatabase()
     await sql.query(`UPDATE "Datasource" SET "leaseOwner" = 'other-worker' WHERE id = $1`, [jobs[1].id])
 
-    const statuses = await runBatch(jobs, 'slow-worker', { leaseMs: 60_000 })
+    const statuses = await runJobs(jobs, 'slow-worker', { leaseMs: 60_000 })
     expect(statuses).toEqual(['synched', 'lease_lost', 'synched'])
     expect(await chunksOf(jobs[1].id)).toHaveLength(0)
     expect(await reload(jobs[1].id)).toMatchObject({ status: 'running', leaseOwner: 'other-worker' })
@@ -139,8 +140,8 @@ describe('jobs run together', () => {
     await prisma.datasource.create({
       data: { organizationId: org.organizationId, datastoreId: org.store.id, type: 'web_page', name: 'page', status: 'pending', config: { source_url: 'https://example.com/' } },
     })
-    expect(await claimMoreDatasources('worker-b', 60_000, 15, BATCHED_TYPES)).toEqual([])
-    await runBatch([held!], 'worker-a', { leaseMs: 60_000 })
+    expect(await claimDatasources('worker-b', 60_000, { limit: 15, types: BATCHED_TYPES })).toEqual([])
+    await runJobs([held!], 'worker-a', { leaseMs: 60_000 })
     await prisma.datasource.deleteMany({ where: { datastoreId: org.store.id, type: 'web_page' } })
   })
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from 'vitest'
 import { getPrisma } from '@/lib/db/client'
-import { queueDatasource } from '@/lib/ingest/queue'
+import { enqueueDatasources } from '@/lib/ingest/lifecycle'
 import { isPublicAddress, trustHostsForTests } from '@/lib/ingest/web/address-policy'
 import { drainQueue } from '@/lib/ingest/worker'
 import { addWeb, chunksOf, createStore, reload } from './fixtures/ingest'
@@ -195,7 +195,7 @@ describe('web_site', () => {
     expect(first.map(c => c.url).sort()).toEqual([`${s.url}/a`, `${s.url}/b`])
 
     s.routes['/sitemap.xml'] = sitemap([`${s.url}/b`, `${s.url}/c`])
-    await queueDatasource(await getPrisma(), root.id)
+    await enqueueDatasources([root.id])
     await drainQueue()
     const second = await childrenOf(root.id)
     expect(second.map(c => c.url).sort()).toEqual([`${s.url}/b`, `${s.url}/c`])

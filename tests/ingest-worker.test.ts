@@ -3,9 +3,12 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
 import { startFakeOpenAI } from '@/e2e/support/fake-openai-server.mjs'
 import { getDatabase, getPrisma } from '@/lib/db/client'
-import { claimNextDatasource } from '@/lib/ingest/lease'
-import { queueDatasource } from '@/lib/ingest/queue'
-import { runJob } from '@/lib/ingest/run-job'
+import type { Datasource } from '@/lib/generated/prisma/client'
+import { claimNextDatasource } from '@/lib/ingest/lifecycle'
+import { enqueueDatasources } from '@/lib/ingest/lifecycle'
+import { runJobs } from '@/lib/ingest/pipeline/run-jobs'
+
+const runJob = async (...[job, ...rest]: [Datasource, ...Parameters<typeof runJobs> extends [unknown, ...infer R] ? R : never]) => (await runJobs([job], ...rest))[0]
 import { drainQueue, startWorker } from '@/lib/ingest/worker'
 import { storedTokens } from '@/lib/usage/stored-tokens'
 import { addText, addWeb, chunksOf, createStore, reload, replaceText } from './fixtures/ingest'
@@ -34,11 +37,11 @@ afterEach(() => {
 const PARAGRAPH = 'The kettle warranty lasts two years. Descaling with vinegar every month keeps it working. '
 
 describe('the queue and the worker', () => {
-  test('queueDatasource puts a datasource in the queued state the worker claims', async () => {
+  test('enqueueDatasources puts a datasource in the queued state the worker claims', async () => {
     const org = await createStore()
     const ds = await addText(org, 'First version of the text.')
     await drainQueue()
-    await queueDatasource(await getPrisma(), ds.id)
+    await enqueueDatasources([ds.id])
     const queued = await reload(ds.id)
     expect(queued).toMatchObject({ status: 'pending', leaseOwner: null, leaseExpiresAt: null, attempts: 0, errorMessage: null })
     expect(queued.nextRunAt!.getTime()).toBeLessThanOrEqual(Date.now())
@@ -80,7 +83,7 @@ describe('the queue and the worker', () => {
     const calls = embeddingCalls()
     expect(calls).toBeGreaterThan(0)
 
-    await queueDatasource(await getPrisma(), ds.id)
+    await enqueueDatasources([ds.id])
     await drainQueue()
     const again = await reload(ds.id)
     expect(again.status).toBe('synched')
@@ -90,7 +93,7 @@ describe('the queue and the worker', () => {
     expect((await chunksOf(ds.id)).map(c => c.id)).toEqual(before.map(c => c.id))
 
     await replaceText(ds.id, 'A completely new text about toasters.')
-    await queueDatasource(await getPrisma(), ds.id)
+    await enqueueDatasources([ds.id])
     await drainQueue()
     const changed = await chunksOf(ds.id)
     expect(changed.map(c => c.text)).toEqual(['A completely new text about toasters.'])
@@ -222,7 +225,7 @@ describe('stored tokens and the usage limit', () => {
     await prisma.usageLimit.create({ data: { organizationId: org.organizationId, maxStoredTokens: before.nbTokens + 20 } })
 
     await replaceText(ds.id, PARAGRAPH.repeat(10))
-    await queueDatasource(prisma, ds.id)
+    await enqueueDatasources([ds.id])
     await drainQueue()
     const limited = await reload(ds.id)
     expect(limited.status).toBe('usage_limit_reached')

@@ -1,15 +1,15 @@
-import type { TenantContext } from '@/lib/auth/tenant'
+import type { TenantContext } from '@/lib/domain/tenant'
+import type { DatasourcePage } from '@/lib/domain/datastores'
+import type { DatasourceStatus, DatasourceType } from '@/lib/domain/datasources'
 import { getPrisma } from '@/lib/db/client'
 import type { Prisma } from '@/lib/generated/prisma/client'
 import { IdParam } from '@/lib/http/body'
 import { InvalidRequest, NotFound } from '@/lib/http/errors'
-import { queueDatasource } from '@/lib/ingest/queue'
-import { refreshSiteStatus } from '@/lib/ingest/web/site-status'
+import { enqueueDatasources, refreshGroupStatus } from '@/lib/ingest/lifecycle'
 import { toDatasourceResource, type DatasourceResource } from './datasource-resource'
 import { findDatastore, removeOriginals } from './datastores'
 
-export type DatasourceStatus = DatasourceResource['status']
-export type DatasourceType = DatasourceResource['type']
+export type { DatasourcePage } from '@/lib/domain/datastores'
 
 /** The datasource if it belongs to the caller's organization, else NotFound (also for another tenant's). */
 export async function findDatasource(ctx: TenantContext, id: string) {
@@ -31,16 +31,15 @@ export async function deleteDatasource(ctx: TenantContext, id: string): Promise<
   await prisma.datasource.delete({ where: { id: ds.id } })
   await removeOriginals([ds.id, ...children.map(c => c.id)])
   // a page of a site: the site's status sums up the pages that remain
-  if (ds.groupId) await refreshSiteStatus(ds.groupId)
+  if (ds.groupId) await refreshGroupStatus(ds.groupId)
   return toDatasourceResource(ds)
 }
 
 /** Queues the datasource for a new synchronisation (a web site rediscovers its pages); answers it as `pending`. */
 export async function synchDatasource(ctx: TenantContext, id: string): Promise<DatasourceResource> {
   const ds = await findDatasource(ctx, id)
-  const prisma = await getPrisma()
-  await queueDatasource(prisma, ds.id)
-  return toDatasourceResource(await prisma.datasource.findUniqueOrThrow({ where: { id: ds.id } }))
+  await enqueueDatasources([ds.id])
+  return getDatasource(ctx, ds.id)
 }
 
 export interface DatasourceListQuery {
@@ -49,14 +48,6 @@ export interface DatasourceListQuery {
   groupId?: string
   limit: number
   cursor?: string
-}
-
-export interface DatasourcePage {
-  items: DatasourceResource[]
-  /** Pass as `cursor` to get the next page; null on the last page. */
-  nextCursor: string | null
-  /** How many datasources match the filters, over all pages. */
-  total: number
 }
 
 function encodeCursor(ds: { createdAt: Date; id: string }): string {

@@ -1,22 +1,8 @@
 import { config } from '@/lib/config'
+import type { DatastoreResource } from '@/lib/domain/datastores'
 import type { Datastore } from '@/lib/generated/prisma/client'
 
-export interface DatastoreResource {
-  id: string
-  name: string
-  description: string | null
-  visibility: 'public' | 'private'
-  /** "hybrid" when an embeddings provider is configured, else "fulltext": search then uses words only. */
-  searchMode: 'hybrid' | 'fulltext'
-  /** Chunking of this datastore's content, in tokens (applies to datasources synched after a change). */
-  chunkSize: number
-  chunkOverlap: number
-  /** Every datasource of the datastore, pages of a web site included. */
-  nbDatasources: number
-  nbChunks: number
-  createdAt: string
-  updatedAt: string
-}
+export type { DatastoreResource } from '@/lib/domain/datastores'
 
 export interface DatastoreCounts {
   nbDatasources: number

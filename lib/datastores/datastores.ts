@@ -1,4 +1,4 @@
-import type { TenantContext } from '@/lib/auth/tenant'
+import type { TenantContext } from '@/lib/domain/tenant'
 import { datasourceBlobPrefix, getBlobStore } from '@/lib/db/blob-store'
 import { getPrisma } from '@/lib/db/client'
 import type { Datastore } from '@/lib/generated/prisma/client'

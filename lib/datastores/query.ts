@@ -1,4 +1,4 @@
-import type { TenantContext } from '@/lib/auth/tenant'
+import type { TenantContext } from '@/lib/domain/tenant'
 import { hybridSearch } from '@/lib/search/hybrid-search'
 import type { Fragment } from '@/lib/search/types'
 import { countDatastoreQuery } from '@/lib/usage/datastore-queries'

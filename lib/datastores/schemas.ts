@@ -1,7 +1,8 @@
 // The request shapes of the datastore and datasource endpoints, validated at the edge (unknown fields are ignored).
 import { z } from 'zod'
 
-import { DATASOURCE_STATUSES, DATASOURCE_TYPES } from '@/lib/domain/datasources'
+import { DATASOURCE_STATUSES, DATASOURCE_TYPES, type DatasourceType } from '@/lib/domain/datasources'
+import { jsonCreatedKinds } from '@/lib/ingest/kinds'
 import { CHUNK_OVERLAP_RANGE, CHUNK_SIZE_RANGE, MAX_QUERY_LENGTH, MAX_TOP_K } from '@/lib/domain/limits'
 
 export { MAX_QUERY_LENGTH, MAX_TOP_K, MAX_UPSERT_DOCUMENTS } from '@/lib/domain/limits'
@@ -62,38 +63,29 @@ export type UpsertDocument = z.infer<typeof UpsertDocument>
 export const UpsertEnvelope = z.object({ documents: z.array(z.unknown()) })
 export const UpsertBody = z.object({ documents: z.array(UpsertDocument) })
 
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value)
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0
-  } catch {
-    return false
-  }
-}
-
-const HttpUrl = z.string().trim().max(2048).refine(isHttpUrl, 'must be an http:// or https:// URL')
-
-const WebCommon = {
+const JsonCommon = {
   datastoreId: Id,
   name: z.string().trim().max(200).optional(),
   custom_id: CustomId.optional(),
 }
 
-export const WebDatasourceBody = z.discriminatedUnion(
-  'type',
-  [
-    z.object({ ...WebCommon, type: z.literal('web_page'), config: z.object({ source_url: HttpUrl }) }),
-    z.object({
-      ...WebCommon,
-      type: z.literal('web_site'),
-      config: z
-        .object({ sitemap: HttpUrl.optional(), source_url: HttpUrl.optional() })
-        .refine(c => c.sitemap || c.source_url, 'a web_site needs config.sitemap or config.source_url'),
-    }),
-  ],
-  { error: 'type must be "web_page" or "web_site" in a JSON body; upload files as multipart/form-data with type "file"' },
-)
-export type WebDatasourceBody = z.infer<typeof WebDatasourceBody>
+/** The JSON form of POST /api/datasources (§4.5): one member per kind its module says is created with JSON. */
+export function jsonDatasourceBodySchema() {
+  const kinds = jsonCreatedKinds()
+  const members = kinds.map(({ type, json }) => z.object({ ...JsonCommon, type: z.literal(type), config: json.configSchema }))
+  const types = kinds.map(k => `"${k.type}"`).join(' or ')
+  return z.discriminatedUnion('type', members as unknown as [(typeof members)[number], ...(typeof members)[number][]], {
+    error: `type must be ${types} in a JSON body; upload files as multipart/form-data with type "file"`,
+  })
+}
+export const JsonDatasourceBody = jsonDatasourceBodySchema()
+export interface JsonDatasourceBody {
+  datastoreId: string
+  name?: string
+  custom_id?: string
+  type: DatasourceType
+  config: unknown
+}
 
 export const QueryFiltersSchema = z.object({
   custom_ids: z.array(z.string().max(256)).max(1000).optional(),

@@ -1,4 +1,4 @@
-import type { TenantContext } from '@/lib/auth/tenant'
+import type { TenantContext } from '@/lib/domain/tenant'
 import { config } from '@/lib/config'
 import { getBlobStore, originalKey } from '@/lib/db/blob-store'
 import { getPrisma } from '@/lib/db/client'
@@ -8,6 +8,8 @@ import { toDatasourceResource, type DatasourceResource } from './datasource-reso
 import { findDatastore } from './datastores'
 import { ACCEPTED_FILE_TYPES, resolveFileType, type AcceptedFileType } from '@/lib/domain/file-types'
 import { newId } from './ids'
+import { fileKind } from '@/lib/ingest/kinds/file'
+import { createQueuedDatasource } from '@/lib/ingest/lifecycle'
 
 // Room in a multipart body for the parts besides the file (type, datastoreId, fileName, custom_id) and the boundaries
 const MULTIPART_SLACK_BYTES = 256 * 1024
@@ -90,18 +92,14 @@ export async function createFileDatasource(ctx: TenantContext, datastoreId: stri
   const id = newId()
   const blobs = await getBlobStore()
   await blobs.put(originalKey(id), new Uint8Array(await upload.file.arrayBuffer()), upload.mimeType)
-  const prisma = await getPrisma()
-  const ds = await prisma.datasource.create({
-    data: {
-      id,
-      organizationId: ctx.organizationId,
-      datastoreId: store.id,
-      type: 'file',
-      name: upload.fileName,
-      status: 'pending',
-      config: { fileName: upload.fileName, mimeType: upload.mimeType, size: upload.file.size },
-      customId: upload.customId,
-    },
+  const ds = await createQueuedDatasource({
+    id,
+    organizationId: ctx.organizationId,
+    datastoreId: store.id,
+    type: fileKind.type,
+    name: upload.fileName,
+    config: { fileName: upload.fileName, mimeType: upload.mimeType, size: upload.file.size },
+    customId: upload.customId,
   })
   return toDatasourceResource(ds)
 }

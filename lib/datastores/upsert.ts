@@ -1,10 +1,12 @@
-import type { TenantContext } from '@/lib/auth/tenant'
+import type { TenantContext } from '@/lib/domain/tenant'
 import { getBlobStore, originalKey } from '@/lib/db/blob-store'
 import { getPrisma } from '@/lib/db/client'
 import { Prisma } from '@/lib/generated/prisma/client'
 import { InvalidRequest, NotFound, PayloadTooLarge } from '@/lib/http/errors'
 import { validate } from '@/lib/http/body'
-import { queueDatasource } from '@/lib/ingest/queue'
+import { kindOf } from '@/lib/ingest/kinds'
+import { textKind } from '@/lib/ingest/kinds/text'
+import { createQueuedDatasources, enqueueDatasources } from '@/lib/ingest/lifecycle'
 import { forEachBounded } from './bounded'
 import { findDatastore } from './datastores'
 import { newId } from './ids'
@@ -58,9 +60,47 @@ export function parseUpsertBody(body: unknown): UpsertDocument[] {
  */
 export async function upsertDocuments(ctx: TenantContext, datastoreId: string, documents: UpsertDocument[]): Promise<{ ids: string[] }> {
   const store = await findDatastore(ctx, datastoreId)
-  const prisma = await getPrisma()
+  await checkReplacements(ctx, store.id, documents)
+  const ids = documents.map(d => d.id ?? newId())
+  // Originals first: a datasource is queued only once its content can be read
+  const blobs = await getBlobStore()
+  const encoder = new TextEncoder()
+  await forEachBounded(documents, PARALLEL_BLOB_WRITES, (doc, i) => blobs.put(originalKey(ids[i]), encoder.encode(doc.text), TEXT_CONTENT_TYPE))
 
-  const replacedIds = documents.flatMap(d => (d.id ? [d.id] : []))
+  await createQueuedDatasources(
+    documents.flatMap((doc, i) =>
+      doc.id
+        ? []
+        : [{
+            id: ids[i],
+            organizationId: ctx.organizationId,
+            datastoreId: store.id,
+            type: textKind.type,
+            name: nameOfDocument(doc),
+            config: {},
+            metadata: (doc.metadata ?? undefined) as Prisma.InputJsonValue | undefined,
+            customId: customIdOf(doc.metadata),
+          }],
+    ),
+  )
+  const prisma = await getPrisma()
+  for (const doc of documents) {
+    if (!doc.id) continue
+    await prisma.datasource.updateMany({
+      where: { id: doc.id, organizationId: ctx.organizationId },
+      data: {
+        name: nameOfDocument(doc),
+        metadata: doc.metadata ? (doc.metadata as Prisma.InputJsonValue) : Prisma.DbNull,
+        customId: customIdOf(doc.metadata),
+      },
+    })
+  }
+  await enqueueDatasources(documents.flatMap(d => (d.id ? [d.id] : [])))
+  return { ids }
+}
+
+/** Documents with an `id` name distinct datasources of this datastore that upserts may replace, else 400/404 naming the document. */
+async function checkReplacements(ctx: TenantContext, datastoreId: string, documents: UpsertDocument[]): Promise<void> {
   const seen = new Set<string>()
   documents.forEach((d, index) => {
     if (!d.id) return
@@ -71,57 +111,21 @@ export async function upsertDocuments(ctx: TenantContext, datastoreId: string, d
     }
     seen.add(d.id)
   })
-  if (replacedIds.length) {
-    const existing = await prisma.datasource.findMany({
-      where: { id: { in: replacedIds }, datastoreId: store.id, organizationId: ctx.organizationId },
-      select: { id: true, type: true },
-    })
-    const types = new Map(existing.map(e => [e.id, e.type]))
-    documents.forEach((d, index) => {
-      if (!d.id) return
-      if (!types.has(d.id)) throw new NotFound(`Datasource ${d.id} of document ${index} in this datastore`)
-      if (types.get(d.id) !== 'text') {
-        throw new InvalidRequest(`Document ${index}: datasource ${d.id} is not a text datasource; only those can be replaced by upsert`, [
-          { path: `documents.${index}.id`, message: 'not a text datasource', code: 'custom' },
-        ])
-      }
-    })
-  }
-
-  const ids = documents.map(d => d.id ?? newId())
-  // Originals first: a datasource is queued only once its content can be read
-  const blobs = await getBlobStore()
-  const encoder = new TextEncoder()
-  await forEachBounded(documents, PARALLEL_BLOB_WRITES, (doc, i) => blobs.put(originalKey(ids[i]), encoder.encode(doc.text), TEXT_CONTENT_TYPE))
-
-  const fresh: Prisma.DatasourceCreateManyInput[] = []
-  documents.forEach((doc, i) => {
-    if (doc.id) return
-    fresh.push({
-      id: ids[i],
-      organizationId: ctx.organizationId,
-      datastoreId: store.id,
-      type: 'text',
-      name: nameOfDocument(doc),
-      status: 'pending',
-      config: {},
-      metadata: (doc.metadata ?? undefined) as Prisma.InputJsonValue | undefined,
-      customId: customIdOf(doc.metadata),
-    })
+  if (seen.size === 0) return
+  const prisma = await getPrisma()
+  const existing = await prisma.datasource.findMany({
+    where: { id: { in: [...seen] }, datastoreId, organizationId: ctx.organizationId },
+    select: { id: true, type: true },
   })
-  if (fresh.length) await prisma.datasource.createMany({ data: fresh })
-
-  for (const doc of documents) {
-    if (!doc.id) continue
-    await prisma.datasource.update({
-      where: { id: doc.id },
-      data: {
-        name: nameOfDocument(doc),
-        metadata: doc.metadata ? (doc.metadata as Prisma.InputJsonValue) : Prisma.DbNull,
-        customId: customIdOf(doc.metadata),
-      },
-    })
-    await queueDatasource(prisma, doc.id)
-  }
-  return { ids }
+  const types = new Map(existing.map(e => [e.id, e.type]))
+  documents.forEach((d, index) => {
+    if (!d.id) return
+    const type = types.get(d.id)
+    if (!type) throw new NotFound(`Datasource ${d.id} of document ${index} in this datastore`)
+    if (kindOf(type).creation.via !== 'upsert') {
+      throw new InvalidRequest(`Document ${index}: datasource ${d.id} is not a text datasource; only those can be replaced by upsert`, [
+        { path: `documents.${index}.id`, message: 'not a text datasource', code: 'custom' },
+      ])
+    }
+  })
 }

@@ -1,4 +1,4 @@
-import type { EmbeddingsProvider } from '@/lib/search/embeddings'
+import type { EmbeddingsProvider } from '@/lib/embeddings/provider'
 import { messageOf, transientError } from './errors'
 import type { ChunkDraft } from './sections'
 

@@ -3,13 +3,15 @@ import os from 'node:os'
 import { config } from '@/lib/config'
 import { getDatabase } from '@/lib/db/client'
 import { logger } from '@/lib/logger'
-import { embeddingsProvider } from '@/lib/search/embeddings'
-import { ensureVectorIndex } from '@/lib/search/vector-index'
+import { ensureVectorIndex } from '@/lib/db/vector-index'
+import { embeddingsProvider } from '@/lib/embeddings/provider'
 import { messageOf } from './errors'
-import { claimMoreDatasources, claimNextDatasource } from './lease'
-import { BATCHED_TYPES, JOB_BATCH_SIZE, runBatch } from './run-batch'
+import { BATCHED_TYPES } from './kinds'
+import { claimDatasources, claimNextDatasource } from './lifecycle'
+import { runJobs } from './pipeline/run-jobs'
 
-export { claimNextDatasource } from './lease'
+/** Jobs claimed and run together at most. */
+export const JOB_BATCH_SIZE = 32
 
 const IDLE_POLL_MS = 500
 
@@ -30,9 +32,9 @@ function leaseMs(): number {
 const holder = globalThis as unknown as { __syncWorker?: SyncWorker }
 
 /**
- * The sync worker: `concurrency` lanes, each claiming the next due datasource (with more text and file jobs to run
- * together, see claimAndRun) and running it, polling every
- * 500 ms when idle and at once when busy. One per process (a second call returns the running one).
+ * The sync worker: `concurrency` lanes, each claiming the next due datasource (with more of batched kinds to run
+ * together, see claimAndRun) and running it, polling every 500 ms when idle and at once when busy. One per process
+ * (a second call returns the running one).
  */
 export function startWorker(options: { concurrency: number; pollMs?: number }): SyncWorker {
   if (holder.__syncWorker) return holder.__syncWorker
@@ -72,6 +74,11 @@ export function startWorker(options: { concurrency: number; pollMs?: number }): 
   return worker
 }
 
+/** Stops this process's worker, if one runs (see SyncWorker.stop). */
+export async function stopWorker(graceMs?: number): Promise<void> {
+  await holder.__syncWorker?.stop(graceMs)
+}
+
 /**
  * Tests and benchmarks: claims and runs due jobs until none is left (pages a site discovers included), with
  * `concurrency` lanes; returns how many jobs ran. Jobs waiting for a retry backoff are not due.
@@ -93,15 +100,15 @@ export async function drainQueue(options: { concurrency?: number; workerId?: str
 }
 
 /**
- * Claims the next due job and runs it; a text or file job comes with up to JOB_BATCH_SIZE − 1 more of those kinds,
- * run together (run-batch.ts). Returns how many jobs ran (0: nothing was due).
+ * Claims the next due job and runs it; a job of a batched kind (content at hand: text, file) comes with up to
+ * JOB_BATCH_SIZE − 1 more of those kinds, run together. Returns how many jobs ran (0: nothing was due).
  */
 async function claimAndRun(workerId: string, lease: number, stopSignal?: AbortSignal): Promise<number> {
   const job = await claimNextDatasource(workerId, lease)
   if (!job) return 0
-  const jobs = BATCHED_TYPES.includes(job.type) ? [job, ...(await claimMoreDatasources(workerId, lease, JOB_BATCH_SIZE - 1, BATCHED_TYPES))] : [job]
-  await runBatch(jobs, workerId, { leaseMs: lease, stopSignal })
-  return jobs.length
+  const more = BATCHED_TYPES.includes(job.type) ? await claimDatasources(workerId, lease, { limit: JOB_BATCH_SIZE - 1, types: BATCHED_TYPES }) : []
+  await runJobs([job, ...more], workerId, { leaseMs: lease, stopSignal })
+  return 1 + more.length
 }
 
 /** The vector index of the configured embeddings' size, made before the first chunk is written (not by the first query). */

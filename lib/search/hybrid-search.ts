@@ -1,12 +1,14 @@
 import { getDatabase } from '@/lib/db/client'
 import type { SqlDriver } from '@/lib/db/sql-driver'
 import { logger } from '@/lib/logger'
-import { toVectorBinary } from '@/lib/ingest/vector-binary'
-import { embeddingsProvider } from './embeddings'
+import { toVectorBinary } from '@/lib/db/vector-binary'
+import { ensureVectorIndex } from '@/lib/db/vector-index'
+import type { DatasourceType } from '@/lib/domain/datasources'
+import { embeddingsProvider } from '@/lib/embeddings/provider'
+import { asObject, kindOf, viewOf } from '@/lib/ingest/kinds'
 import { fulltextRanking } from './fulltext'
 import { scopeOf, type Scope } from './scope'
 import type { Fragment, HybridSearchInput } from './types'
-import { ensureVectorIndex } from './vector-index'
 
 // Reciprocal rank fusion (Cormack et al.): each ranking adds 1 / (RRF_K + rank)
 export const RRF_K = 60
@@ -108,22 +110,15 @@ interface FragmentRow {
   chunk_custom_id: string | null
   datasource_id: string
   datasource_name: string
-  datasource_type: string
+  datasource_type: DatasourceType
   datasource_config: unknown
   datasource_metadata: unknown
   datasource_custom_id: string | null
 }
 
-function asObject(value: unknown): Record<string, unknown> {
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {}
-}
-
+/** Where the fragment's text can be found, as its datasource's kind says. */
 function sourceOf(row: FragmentRow): string {
-  const url = asObject(row.datasource_config).source_url
-  if (row.datasource_type === 'web_page' && typeof url === 'string' && url) return url
-  const documentSource = asObject(row.datasource_metadata).source
-  if (typeof documentSource === 'string' && documentSource) return documentSource
-  return row.datasource_name
+  return kindOf(row.datasource_type).sourceOf(viewOf({ name: row.datasource_name, config: row.datasource_config, metadata: row.datasource_metadata }))
 }
 
 /** The query's embedding, or null without a provider or when it fails (then the search goes on by words only). */

@@ -7,7 +7,7 @@
 import * as upsert from '@/app/api/datastores/upsert/[datastoreId]/route'
 import { config } from '@/lib/config'
 import { drainQueue } from '@/lib/ingest/worker'
-import { ensureVectorIndex, vectorIndexName } from '@/lib/search/vector-index'
+import { ensureVectorIndex, vectorIndexName } from '@/lib/db/vector-index'
 import { Corpus, DIMENSIONS, envInt, machine, openBenchEnvironment, round, serveRoutes } from './datastore-support'
 
 export async function run(): Promise<void> {

@@ -6,12 +6,12 @@
 // BENCH_RECALL_QUERIES (default 50) are also run exactly for recall.
 import * as datastoreQuery from '@/app/api/datastores/[id]/query/route'
 import { newId } from '@/lib/datastores/ids'
-import { toVectorBinary } from '@/lib/ingest/vector-binary'
+import { toVectorBinary } from '@/lib/db/vector-binary'
 import { fulltextRanking } from '@/lib/search/fulltext'
 import { poolSize, vectorSearch } from '@/lib/search/hybrid-search'
 import { scopeOf } from '@/lib/search/scope'
-import { toVectorLiteral } from '@/lib/search/embeddings'
-import { vectorIndexDefinition, vectorIndexName } from '@/lib/search/vector-index'
+import { toVectorLiteral } from '@/lib/embeddings/provider'
+import { vectorIndexDefinition, vectorIndexName } from '@/lib/db/vector-index'
 import { Corpus, DIMENSIONS, envInt, machine, openBenchEnvironment, percentile, round, serveRoutes, type BenchEnvironment } from './datastore-support'
 import { benchEmbedding } from './embeddings-server'
 

@@ -1,7 +1,7 @@
 import { authenticate } from '@/lib/auth/tenant'
-import { WebDatasourceBody } from '@/lib/datastores/schemas'
+import { JsonDatasourceBody } from '@/lib/datastores/schemas'
 import { createFileDatasource, readFileUpload } from '@/lib/datastores/uploads'
-import { createWebDatasource } from '@/lib/datastores/web-datasources'
+import { createJsonDatasource } from '@/lib/datastores/create-datasource'
 import { parseJson } from '@/lib/http/body'
 import { UnsupportedMediaType } from '@/lib/http/errors'
 import { routes } from '@/lib/http/route'
@@ -16,8 +16,8 @@ export const { GET, POST, PUT, PATCH, DELETE } = routes({
       return Response.json(await createFileDatasource(ctx, upload.datastoreId!, upload), { status: 201 })
     }
     if (type === 'application/json') {
-      const body = await parseJson(req, WebDatasourceBody)
-      return Response.json(await createWebDatasource(ctx, body), { status: 201 })
+      const body = await parseJson(req, JsonDatasourceBody)
+      return Response.json(await createJsonDatasource(ctx, body), { status: 201 })
     }
     throw new UnsupportedMediaType(['multipart/form-data', 'application/json'], type)
   },

@@ -1,3 +1,4 @@
+import { ACCEPTED_FILE_TYPES, type AcceptedFileType } from '@/lib/domain/file-types'
 import { permanentError } from '../errors'
 import { MAX_TEXT_CHARS } from '../limits'
 import { hasText, textSizeOf, type Section } from '../sections'
@@ -14,7 +15,7 @@ import { loadXlsx } from './xlsx'
 type Loader = (data: Uint8Array, charset: string | null) => Promise<Section[]>
 
 // The spec's eight types (§4.5), each read by a real parser
-const LOADERS: Record<string, Loader> = {
+const LOADERS: Record<AcceptedFileType, Loader> = {
   'application/pdf': loadPdf,
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document': loadDocx,
   'application/vnd.openxmlformats-officedocument.presentationml.presentation': loadPptx,
@@ -31,8 +32,8 @@ const LOADERS: Record<string, Loader> = {
  */
 export async function loadOriginal(data: Uint8Array, contentType: string): Promise<Section[]> {
   const type = contentType.split(';')[0].trim().toLowerCase()
+  if (!isAccepted(type)) throw permanentError(`Files of type ${type || 'unknown'} cannot be read; accepted: ${ACCEPTED_FILE_TYPES.join(', ')}`)
   const loader = LOADERS[type]
-  if (!loader) throw permanentError(`Files of type ${type || 'unknown'} cannot be read; accepted: ${Object.keys(LOADERS).join(', ')}`)
   if (data.byteLength === 0) throw permanentError('The file is empty')
   const sections = await loader(data, charsetOf(contentType))
   if (!hasText(sections)) throw permanentError('The file has no text')
@@ -40,4 +41,8 @@ export async function loadOriginal(data: Uint8Array, contentType: string): Promi
     throw permanentError(`The file has more than ${MAX_TEXT_CHARS.toLocaleString('en')} characters of text, more than one datasource may hold`)
   }
   return sections
+}
+
+function isAccepted(type: string): type is AcceptedFileType {
+  return (ACCEPTED_FILE_TYPES as readonly string[]).includes(type)
 }

@@ -1,19 +1,18 @@
 import { getDatabase } from '@/lib/db/client'
-import { NOW_UTC } from '../lease'
-
-type Status = 'pending' | 'running' | 'synched' | 'error' | 'usage_limit_reached' | 'unsynched'
+import type { DatasourceStatus as Status } from '@/lib/domain/datasources'
+import { NOW_UTC } from './clock'
 
 /**
- * Sets a web_site's status from its pages': any page still pending or running → running; else synched when at
+ * Sets a group's (a web site's) status from its children's (its pages'): any page still pending or running → running; else synched when at
  * least one page is (errorMessage says how many failed), usage_limit_reached when the limit stopped them all, else
  * error with the first page's reason. Called whenever one of its pages finishes, and when discovery ends. A site
  * whose discovery is running (leased) is left alone: its worker calls this when done.
  */
-export async function refreshSiteStatus(siteId: string): Promise<Status | null> {
+export async function refreshGroupStatus(siteId: string): Promise<Status | null> {
   const { sql } = await getDatabase()
   return sql.transaction(async tx => {
     const [site] = await tx.query<{ leaseOwner: string | null }>(
-      `SELECT "leaseOwner" FROM "Datasource" WHERE id = $1 AND type = 'web_site' FOR UPDATE`,
+      `SELECT "leaseOwner" FROM "Datasource" WHERE id = $1 FOR UPDATE`,
       [siteId],
     )
     if (!site || site.leaseOwner) return null

@@ -1,4 +1,4 @@
-import type { SqlDriver } from '@/lib/db/sql-driver'
+import type { SqlDriver } from './sql-driver'
 import { logger } from '@/lib/logger'
 
 // pgvector's HNSW index on bits takes up to 64,000 dimensions

@@ -1,0 +1,30 @@
+import { ensureFirstAdmin, printFirstRunBanner } from '@/lib/auth/first-run'
+import { config } from '@/lib/config'
+import { getDatabase, type Database } from '@/lib/db/client'
+import { logger } from '@/lib/logger'
+
+/**
+ * What every process of the service does once at start, the web server (instrumentation.ts) and the standalone
+ * worker (`npm run worker`) alike: open the database (taking DATA_DIR's lock and applying migrations); a web process
+ * creates the first admin on an empty database; on the embedded database, leases left by a process that died
+ * expire; then the sync worker starts when this process runs one. Throws with the reason when any step fails.
+ */
+export async function bootstrap(role: { web: boolean; worker: boolean }): Promise<Database> {
+  const env = config()
+  const started = Date.now()
+  const db = await getDatabase()
+  if (role.web) {
+    const created = await ensureFirstAdmin()
+    if (created) printFirstRunBanner(created, env.PORT)
+  }
+  logger.info('database ready', { database: db.kind, ms: Date.now() - started })
+  // only this process may use DATA_DIR: jobs leased by a previous process (killed mid-sync) are taken over now
+  const { expireLeasesOfDeadWorkers } = await import('@/lib/ingest/lifecycle')
+  const expired = await expireLeasesOfDeadWorkers()
+  if (expired > 0) logger.warn('jobs of a worker that stopped mid-sync are queued again', { datasources: expired })
+  if (role.worker) {
+    const { startWorker } = await import('@/lib/ingest/worker')
+    startWorker({ concurrency: env.WORKER_CONCURRENCY })
+  }
+  return db
+}

@@ -1,0 +1,75 @@
+import type { z } from 'zod'
+import type { DatasourceStatus, DatasourceType } from '@/lib/domain/datasources'
+import type { Datasource } from '@/lib/generated/prisma/client'
+import type { Section } from '../sections'
+
+/** What a claimed job runs under. */
+export interface JobContext {
+  workerId: string
+  leaseMs: number
+  /** Aborted when the lease is lost or the worker stops. */
+  signal: AbortSignal
+}
+
+export type StoredConfig = Record<string, unknown>
+
+/** What a datasource looks like to the code that shows it (the API's resource, a fragment's source). */
+export interface DatasourceView {
+  name: string
+  config: StoredConfig
+  metadata: Record<string, unknown>
+}
+
+/** A kind created by `POST /api/datasources` with a JSON body whose `config` this schema validates. */
+export interface JsonCreation<Config> {
+  configSchema: z.ZodType<Config>
+  /** The config as stored (may hold what publicConfig hides). */
+  storedConfig(config: Config): StoredConfig
+  /** A name when the body gives none. */
+  defaultName(config: Config): string
+}
+
+interface KindBase<T extends DatasourceType> {
+  type: T
+  /** How clients create it: a JSON body (`json`), a multipart file upload, or documents upserted as text. */
+  creation: { via: 'json'; json: JsonCreation<any> } | { via: 'multipart' } | { via: 'upsert' }
+  /** The part of the stored config the API returns: a secret a kind stores never leaves through here. */
+  publicConfig(config: StoredConfig): StoredConfig
+  /** A fragment's `source`: where its text can be found (README "Scores and sources"). */
+  sourceOf(ds: DatasourceView): string
+}
+
+/** A kind that holds content itself: its text is extracted, chunked, embedded and written by the pipeline. */
+export interface DocumentKind<T extends DatasourceType = DatasourceType> extends KindBase<T> {
+  sync: 'document'
+  /** Content at hand (no fetch): jobs are claimed, embedded and written together in batches. */
+  batched: boolean
+  /** The text in sections with what locates it (page, slide…); a page's title names a discovered page. */
+  extract(job: Datasource, signal: AbortSignal): Promise<{ sections: Section[]; title?: string }>
+  /** The datasource's error when it has no text. */
+  noTextMessage: string
+}
+
+/**
+ * A kind that holds no content itself but finds children (a web site's pages), queued as datasources of a document
+ * kind with `groupId` set to it; its status is then its children's (lifecycle/group-status.ts).
+ */
+export interface GroupKind<T extends DatasourceType = DatasourceType> extends KindBase<T> {
+  sync: 'group'
+  /** Discovers the children, makes the stored ones match, and leaves the group waiting for them (settle.awaitChildren); answers the group's status then. */
+  syncGroup(job: Datasource, ctx: JobContext): Promise<DatasourceStatus | null>
+}
+
+export type DatasourceKind<T extends DatasourceType = DatasourceType> = DocumentKind<T> | GroupKind<T>
+
+/** The source a document names in its metadata (`metadata.source`), else the datasource's name. */
+export function documentSource(ds: DatasourceView): string {
+  const source = ds.metadata.source
+  return typeof source === 'string' && source ? source : ds.name
+}
+
+/** A stored config's field as text, or undefined. */
+export function configText(config: StoredConfig, key: string): string | undefined {
+  const value = config[key]
+  return typeof value === 'string' && value ? value : undefined
+}

@@ -1,0 +1,14 @@
+import { documentSource, type DocumentKind } from './kind'
+import { loadStoredOriginal } from './stored-original'
+
+/** A document upserted as text (POST /api/datastores/upsert/{id}); its text is in the blob store. */
+export const textKind: DocumentKind<'text'> = {
+  type: 'text',
+  sync: 'document',
+  creation: { via: 'upsert' },
+  batched: true,
+  publicConfig: () => ({}),
+  sourceOf: documentSource,
+  extract: job => loadStoredOriginal(job),
+  noTextMessage: 'The file has no text',
+}

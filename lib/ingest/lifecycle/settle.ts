@@ -1,0 +1,52 @@
+import { getDatabase } from '@/lib/db/client'
+import type { SqlDriver } from '@/lib/db/sql-driver'
+import { NOW_UTC } from './clock'
+
+type Executor = Pick<SqlDriver, 'query'>
+
+// How each ending leaves a job: the only assignments a settle may make ($3, $4: the ending's own values)
+const ENDINGS = {
+  unchanged: `status = 'synched', "lastSynch" = ${NOW_UTC}, "errorMessage" = NULL, attempts = 0, "nextRunAt" = NULL`,
+  error: `status = 'error', "errorMessage" = $3, "nextRunAt" = NULL`,
+  usageLimitReached: `status = 'usage_limit_reached', "errorMessage" = $3, "nextRunAt" = NULL`,
+  retry: `status = 'pending', "errorMessage" = $3, "nextRunAt" = ${NOW_UTC} + make_interval(secs => $4)`,
+  release: `status = 'pending', attempts = GREATEST(attempts - 1, 0), "nextRunAt" = ${NOW_UTC}`,
+  awaitChildren: `status = 'running', "errorMessage" = NULL, attempts = 0, "nextRunAt" = NULL`,
+} as const
+
+type Ending = keyof typeof ENDINGS
+
+/**
+ * Ends a job this worker still holds, in one conditional statement that also clears the lease. False (and nothing
+ * written) when the lease is no longer ours.
+ */
+async function settleHeld(ending: Ending, id: string, workerId: string, params: unknown[] = [], executor?: Executor): Promise<boolean> {
+  const sql = executor ?? (await getDatabase()).sql
+  const rows = await sql.query(
+    `UPDATE "Datasource" SET ${ENDINGS[ending]}, "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "updatedAt" = ${NOW_UTC}
+      WHERE id = $1 AND "leaseOwner" = $2 AND status = 'running' RETURNING id`,
+    [id, workerId, ...params],
+  )
+  return rows.length > 0
+}
+
+/** The endings of a claimed job other than new chunks (lifecycle/write-chunks.ts); each false when the lease was lost. */
+export const settle = {
+  /** Content unchanged since the last synchronisation: its chunks stand. */
+  unchanged: (id: string, workerId: string) => settleHeld('unchanged', id, workerId),
+  error: (id: string, workerId: string, message: string) => settleHeld('error', id, workerId, [message]),
+  /** The organization's stored-token limit would be passed: the previous chunks (and counts) stay. */
+  usageLimitReached: (id: string, workerId: string, message: string, executor?: Executor) =>
+    settleHeld('usageLimitReached', id, workerId, [message], executor),
+  /** Back in the queue after `delaySeconds`, the reason visible meanwhile. */
+  retry: (id: string, workerId: string, message: string, delaySeconds: number) => settleHeld('retry', id, workerId, [message, delaySeconds]),
+  /** Given back at shutdown, not counted as an attempt: any worker may take it at once. */
+  release: (id: string, workerId: string) => settleHeld('release', id, workerId),
+  /** A group (a web site) whose children are queued: `running` without a lease until its last child settles it. */
+  awaitChildren: (id: string, workerId: string) => settleHeld('awaitChildren', id, workerId),
+}
+
+export function usageLimitMessage(tokens: number, projected: number, limit: number): string {
+  const n = (x: number) => x.toLocaleString('en')
+  return `Usage limit reached: this content has ${n(tokens)} tokens, which would bring the organization's stored tokens to ${n(projected)}, over its limit of ${n(limit)}`
+}

@@ -1,0 +1,83 @@
+import { getDatabase } from '@/lib/db/client'
+import type { EmbeddingsProvider } from '@/lib/embeddings/provider'
+import type { Datasource } from '@/lib/generated/prisma/client'
+import { storedTokens, storedTokensLimit } from '@/lib/usage/stored-tokens'
+import { chunkingFor, chunkSections } from '../chunker'
+import { contentHash } from '../content-hash'
+import { embeddingsFingerprint } from '../embed-chunks'
+import { LeaseLost, permanentError } from '../errors'
+import type { DocumentKind } from '../kinds'
+import { settle, usageLimitMessage, type ChunkWrite } from '../lifecycle'
+import { textSizeOf } from '../sections'
+import type { RunStatus } from './run-jobs'
+
+type Store = { id: string; chunkSize: number; chunkOverlap: number }
+
+/** What preparing a batch's jobs reads once: their datastores' chunking, the embeddings model, limits and stored tokens per organization. */
+export class PrepareContext {
+  private limits = new Map<string, number>()
+  private stored = new Map<string, number>()
+  private constructor(
+    private stores: Map<string, Store>,
+    readonly provider: EmbeddingsProvider | null,
+  ) {}
+
+  static async load(jobs: Datasource[], provider: EmbeddingsProvider | null): Promise<PrepareContext> {
+    const { prisma } = await getDatabase()
+    const ids = [...new Set(jobs.map(j => j.datastoreId))]
+    const stores = await prisma.datastore.findMany({ where: { id: { in: ids } }, select: { id: true, chunkSize: true, chunkOverlap: true } })
+    return new PrepareContext(new Map(stores.map(s => [s.id, s])), provider)
+  }
+
+  store(id: string): Store | undefined {
+    return this.stores.get(id)
+  }
+
+  async limitOf(organizationId: string): Promise<number> {
+    let limit = this.limits.get(organizationId)
+    if (limit === undefined) this.limits.set(organizationId, (limit = await storedTokensLimit(organizationId)))
+    return limit
+  }
+
+  /** The organization's stored tokens, read once until forgetStoredTokens (a write changes them). */
+  async storedOf(organizationId: string): Promise<number> {
+    let total = this.stored.get(organizationId)
+    if (total === undefined) this.stored.set(organizationId, (total = await storedTokens(organizationId)))
+    return total
+  }
+
+  forgetStoredTokens(): void {
+    this.stored = new Map()
+  }
+}
+
+export type Prepared = { done: RunStatus } | { write: ChunkWrite }
+
+/**
+ * A document job up to its embeddings: the text extracted by its kind; an unchanged content hash ends it at once
+ * (its chunks stand); else chunked, and the stored-token limit checked before paying for embeddings (and again,
+ * exactly, when writing).
+ */
+export async function prepareDocument(job: Datasource, kind: DocumentKind, workerId: string, signal: AbortSignal, context: PrepareContext): Promise<Prepared> {
+  const store = context.store(job.datastoreId)
+  // the datastore was deleted since the claim, and the datasource with it
+  if (!store) throw new LeaseLost(job.id)
+  const { sections, title } = await kind.extract(job, signal)
+  const chunking = chunkingFor(store)
+  const hash = contentHash({ sections, chunking, embeddingsModel: embeddingsFingerprint(context.provider), customId: job.customId })
+  if (hash === job.contentHash && job.lastSynch) {
+    return { done: (await settle.unchanged(job.id, workerId)) ? 'synched' : 'lease_lost' }
+  }
+  const chunks = chunkSections(sections, chunking)
+  if (chunks.length === 0) throw permanentError(kind.noTextMessage)
+  const tokens = chunks.reduce((n, c) => n + c.tokens, 0)
+  const limit = await context.limitOf(job.organizationId)
+  const projected = (await context.storedOf(job.organizationId)) - job.nbTokens + tokens
+  if (projected > limit) {
+    const ended = await settle.usageLimitReached(job.id, workerId, usageLimitMessage(tokens, projected, limit))
+    return { done: ended ? 'usage_limit_reached' : 'lease_lost' }
+  }
+  // a page a site found is named by its title
+  const name = job.groupId && title ? title.slice(0, 300) : null
+  return { write: { job, limit, content: { chunks, embeddings: null, textSize: textSizeOf(sections), contentHash: hash, name } } }
+}

@@ -1,0 +1,91 @@
+import { config } from '@/lib/config'
+import type { DatasourceStatus } from '@/lib/domain/datasources'
+import { embeddingsProvider } from '@/lib/embeddings/provider'
+import type { Datasource } from '@/lib/generated/prisma/client'
+import { logger } from '@/lib/logger'
+import { permanentError } from '../errors'
+import { kindOf } from '../kinds'
+import { refreshGroupStatus, type ChunkWrite } from '../lifecycle'
+import { embedAndWrite, type Outcomes } from './embed-write'
+import { settleFailure } from './failure'
+import { startHeartbeat } from './heartbeat'
+import { PrepareContext, prepareDocument } from './prepare'
+
+export type RunStatus = DatasourceStatus | 'lease_lost'
+
+/** Chunks embedded and written together at most (more when one job has more). */
+const MAX_GROUP_CHUNKS = 512
+
+/**
+ * Runs claimed jobs to their end, each recording its own outcome and never throwing for its own failure (a single
+ * job is a batch of one). A group kind (a web site) runs its own discovery; document kinds go through one pipeline:
+ * prepare (extract, content hash, chunk, limit check) → embed and write, together in groups of about
+ * MAX_GROUP_CHUNKS chunks. The leases are renewed while the jobs run; a job whose lease is lost writes nothing.
+ * `stopSignal` gives unfinished jobs back to the queue.
+ */
+export async function runJobs(jobs: Datasource[], workerId: string, options: { leaseMs: number; stopSignal?: AbortSignal }): Promise<RunStatus[]> {
+  const started = Date.now()
+  const statuses = new Map<string, RunStatus>()
+  const written = new Map<string, number>()
+  const beat = startHeartbeat(() => jobs.filter(j => !statuses.has(j.id)).map(j => j.id), workerId, options.leaseMs, options.stopSignal)
+  const outcomes: Outcomes = {
+    record: (job, status, chunks) => {
+      statuses.set(job.id, status)
+      if (status === 'synched' && chunks !== undefined) written.set(job.id, chunks)
+    },
+    fail: async (job, error) => void statuses.set(job.id, await settleFailure(job, workerId, beat.reasonFor(job.id, error), error)),
+  }
+  try {
+    const provider = embeddingsProvider()
+    const context = await PrepareContext.load(jobs, provider)
+    let group: ChunkWrite[] = []
+    const flush = async () => {
+      const ready = group
+      group = []
+      context.forgetStoredTokens()
+      if (ready.length > 0) await embedAndWrite(ready, provider, workerId, beat, outcomes)
+    }
+    for (const job of jobs) {
+      try {
+        beat.signal.throwIfAborted()
+        const prepared = await runUntilWrite(job, workerId, { leaseMs: options.leaseMs, signal: beat.signal }, context)
+        if ('done' in prepared) outcomes.record(job, prepared.done)
+        else group.push(prepared.write)
+      } catch (error) {
+        await outcomes.fail(job, error)
+      }
+      // a group's chunks and embeddings stay in memory until written: large files are written as they come
+      if (group.reduce((n, w) => n + w.content.chunks.length, 0) >= MAX_GROUP_CHUNKS) await flush()
+    }
+    await flush()
+  } catch (error) {
+    // the run as a whole stopped (the worker is stopping, the database failed): every open job ends as its own failure would
+    for (const job of jobs) if (!statuses.has(job.id)) await outcomes.fail(job, error)
+  } finally {
+    beat.stop()
+  }
+  await finish(jobs, statuses, written, started)
+  return jobs.map(j => statuses.get(j.id) ?? 'lease_lost')
+}
+
+/** A job up to the point where it has chunks to write, or to its end when it has none to write (a group, unchanged content, a limit). */
+async function runUntilWrite(job: Datasource, workerId: string, ctx: { leaseMs: number; signal: AbortSignal }, context: PrepareContext) {
+  if (job.attempts > config().WORKER_MAX_ATTEMPTS) {
+    // claimed again after its lease expired, too many times: something kills the worker on this datasource
+    throw permanentError(`The synchronisation was interrupted ${job.attempts - 1} times (the worker stopped while running it)`)
+  }
+  const kind = kindOf(job.type)
+  if (kind.sync === 'group') return { done: (await kind.syncGroup(job, { workerId, ...ctx })) ?? ('running' as const) }
+  return prepareDocument(job, kind, workerId, ctx.signal, context)
+}
+
+/** The groups of finished children sum up their status again; one log line a job. */
+async function finish(jobs: Datasource[], statuses: Map<string, RunStatus>, written: Map<string, number>, started: number): Promise<void> {
+  const ms = Date.now() - started
+  for (const groupId of new Set(jobs.flatMap(j => (j.groupId ? [j.groupId] : [])))) {
+    await refreshGroupStatus(groupId).catch(error => logger.error('group status refresh failed', { groupId, error }))
+  }
+  for (const job of jobs) {
+    logger.info('datasource job finished', { datasourceId: job.id, type: job.type, status: statuses.get(job.id), chunks: written.get(job.id) ?? job.nbChunks, attempt: job.attempts, batch: jobs.length, ms })
+  }
+}
