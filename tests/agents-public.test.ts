@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, test } from 'vitest'
 import { getPrisma } from '@/lib/db/client'
-import { clientAddress, resetPublicQueryLimits } from '@/lib/rate-limit/public-queries'
+import { clientAddress } from '@/lib/http/route'
+import { resetPublicQueryLimits } from '@/lib/rate-limit/public-queries'
 import { SlidingWindowLimiter } from '@/lib/rate-limit/sliding-window'
 import { createAgentVia, getAgentVia, parseSse, queryAgentVia, useFakeModel } from './helpers/agents'
 import { expectErrorBody } from './helpers/http'

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import * as agentQuery from '@/app/api/agents/[id]/query/route'
 import { getPrisma } from '@/lib/db/client'
-import { encodeSseEvent } from '@/lib/http/sse'
+import { decodeAnswerEvent, encodeAnswerEvent, encodeSseEvent, type AnswerEvent } from '@/lib/domain/answer-events'
 import { createParser } from 'eventsource-parser'
 import { createAgentVia, parseSse, queryAgentVia, seedDatastore, useFakeModel } from './helpers/agents'
 import { expectErrorBody } from './helpers/http'
@@ -25,6 +25,27 @@ describe('the SSE writer', () => {
     createParser({ onEvent: e => seen.push(e.data) }).feed(encoded)
     expect(seen).toEqual(['line one\nline two\n\n  indented'])
   })
+
+  test('each answer event is written as the spec spells it, and decoded back', () => {
+    const answer = { answer: 'Two years.', conversationId: 'c1', visitorId: 'v1', sources: [], messageId: 'm1' }
+    const cases: [AnswerEvent, string][] = [
+      [{ type: 'answer', text: 'Two\nyears.' }, 'event: answer\ndata: Two\ndata: years.\n\n'],
+      [{ type: 'endpoint_response', answer }, `event: endpoint_response\ndata: ${JSON.stringify(answer)}\n\n`],
+      [{ type: 'done' }, 'data: [DONE]\n\n'],
+      [{ type: 'error', message: 'The model failed' }, 'data: [ERROR] The model failed\n\n'],
+    ]
+    for (const [event, wire] of cases) {
+      expect(encodeAnswerEvent(event)).toBe(wire)
+      const decoded: (AnswerEvent | null)[] = []
+      createParser({ onEvent: e => decoded.push(decodeAnswerEvent(e)) }).feed(wire)
+      expect(decoded).toEqual([event])
+    }
+  })
+
+  test('an event a client does not know is decoded as nothing, so that it is skipped', () => {
+    expect(decodeAnswerEvent({ event: 'tool_call', data: '{}' })).toBeNull()
+    expect(decodeAnswerEvent({ data: 'a plain message' })).toBeNull()
+  })
 })
 
 describe('a streaming agent query', () => {
@@ -40,7 +61,7 @@ describe('a streaming agent query', () => {
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toContain('text/event-stream')
     const sse = parseSse(res.text)
-    expect(sse.events.filter(e => e.event === 'answer').length).toBeGreaterThan(3)
+    expect(sse.events.filter(e => e.type === 'answer').length).toBeGreaterThan(3)
     expect(sse.answer).toBe(reply)
     expect(sse.endpointResponse).toMatchObject({
       answer: reply,
@@ -48,8 +69,8 @@ describe('a streaming agent query', () => {
       visitorId: expect.any(String),
       messageId: expect.any(String),
     })
-    expect(sse.endpointResponse.sources[0]).toMatchObject({ text: 'The Aurora kettle warranty lasts two years.', datasource_name: 'warranty.md' })
-    expect(sse.events.at(-1)).toEqual({ event: undefined, data: '[DONE]' })
+    expect(sse.endpointResponse!.sources[0]).toMatchObject({ text: 'The Aurora kettle warranty lasts two years.', datasource_name: 'warranty.md' })
+    expect(sse.wire.at(-1)).toEqual({ event: undefined, data: '[DONE]' })
     expect(model.fake.chatRequests()[0].stream).toBe(true)
   })
 
@@ -62,7 +83,7 @@ describe('a streaming agent query', () => {
     const sse = parseSse(res.text)
     // SSE normalises a CRLF inside data to LF
     expect(sse.answer).toBe(reply.replace(/\r\n/g, '\n'))
-    expect(sse.endpointResponse.answer).toBe(reply)
+    expect(sse.endpointResponse!.answer).toBe(reply)
   })
 
   test('the streamed answer is stored with its token usage', async () => {
@@ -70,7 +91,7 @@ describe('a streaming agent query', () => {
     const agent = await createAgentVia(tenant)
     model.fake.setBehaviour({ reply: 'Stored and streamed.', delayMs: 1 })
     const res = await queryAgentVia(agent.id, { query: 'Store it', streaming: true }, tenant.headers)
-    const { messageId } = parseSse(res.text).endpointResponse
+    const { messageId } = parseSse(res.text).endpointResponse!
     const prisma = await getPrisma()
     const message = await prisma.message.findUniqueOrThrow({ where: { id: messageId } })
     expect(message).toMatchObject({ role: 'assistant', text: 'Stored and streamed.', promptTokens: 42, completionTokens: 20, error: null })
@@ -84,8 +105,8 @@ describe('a streaming agent query', () => {
     expect(res.status).toBe(200)
     const sse = parseSse(res.text)
     expect(sse.answer.length).toBeGreaterThan(0)
-    expect(sse.events.at(-1)!.data).toMatch(/^\[ERROR\] /)
-    expect(sse.events.some(e => e.data === '[DONE]')).toBe(false)
+    expect(sse.wire.at(-1)!.data).toMatch(/^\[ERROR\] /)
+    expect(sse.events.some(e => e.type === 'done')).toBe(false)
     expect(sse.endpointResponse).toBeUndefined()
   })
 
@@ -95,7 +116,7 @@ describe('a streaming agent query', () => {
     model.fake.setBehaviour({ mode: 'error' })
     const res = await queryAgentVia(agent.id, { query: 'Go', streaming: true }, tenant.headers)
     const sse = parseSse(res.text)
-    expect(sse.events.map(e => e.data)).toEqual([expect.stringMatching(/^\[ERROR\] The model failed/)])
+    expect(sse.events).toEqual([{ type: 'error', message: expect.stringMatching(/^The model failed/) }])
     const prisma = await getPrisma()
     const usage = await prisma.usage.findFirst({ where: { organizationId: tenant.ctx.organizationId } })
     expect(usage?.agentQueries).toBe(0)
@@ -108,8 +129,7 @@ describe('a streaming agent query', () => {
     process.env.AGENT_MODEL_TIMEOUT_SECONDS = '1'
     try {
       const res = await queryAgentVia(agent.id, { query: 'Go', streaming: true }, tenant.headers)
-      const last = parseSse(res.text).events.at(-1)!
-      expect(last.data).toBe('[ERROR] The model did not answer within 1 s')
+      expect(parseSse(res.text).events.at(-1)).toEqual({ type: 'error', message: 'The model did not answer within 1 s' })
     } finally {
       delete process.env.AGENT_MODEL_TIMEOUT_SECONDS
     }
@@ -129,7 +149,7 @@ describe('a streaming agent query', () => {
     const res = await agentQuery.POST(req, { params: Promise.resolve({ id: agent.id }) })
     const reader = res.body!.getReader()
     const first = await reader.read()
-    expect(new TextDecoder().decode(first.value)).toContain('event: answer')
+    expect(parseSse(new TextDecoder().decode(first.value)).events[0]?.type).toBe('answer')
 
     client.abort()
     await reader.cancel()

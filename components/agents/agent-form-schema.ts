@@ -1,5 +1,7 @@
 import { z } from 'zod'
-import { AGENT_MODEL_NAMES, type Agent } from './types'
+import { AGENT_VISIBILITIES, PROMPT_TYPES } from '@/lib/domain/agents'
+import { AGENT_MODEL_NAMES } from '@/lib/domain/models'
+import type { Agent } from './types'
 
 // The agent form's rules: the same bounds as the API's body (lib/agents/agent-schemas.ts, AgentCreateBody and
 // AgentUpdateBody), checked in the browser so a mistake is shown beside its field before anything is sent.
@@ -15,12 +17,12 @@ export const AgentFormSchema = z.object({
   description: z.string().max(DESCRIPTION_MAX, `At most ${DESCRIPTION_MAX.toLocaleString('en')} characters`),
   modelName: z.enum(AGENT_MODEL_NAMES, { error: 'Choose a model' }),
   temperature: z.number({ error: 'A number from 0 to 1' }).min(0, 'At least 0').max(1, 'At most 1'),
-  visibility: z.enum(['public', 'private']),
+  visibility: z.enum(AGENT_VISIBILITIES),
   systemPrompt: z.string().max(PROMPT_MAX, `At most ${PROMPT_MAX.toLocaleString('en')} characters`),
   userPrompt: z.string().max(PROMPT_MAX, `At most ${PROMPT_MAX.toLocaleString('en')} characters`),
   datastoreIds: z.array(z.string().min(1).max(128)).max(DATASTORES_MAX, `At most ${DATASTORES_MAX} datastores`),
   /** Deprecated in the spec in favour of the two prompts; '' means none. */
-  promptType: z.enum(['', 'raw', 'customer_support']),
+  promptType: z.enum(['', ...PROMPT_TYPES]),
   promptTemplate: z.string().max(PROMPT_MAX, `At most ${PROMPT_MAX.toLocaleString('en')} characters`),
 })
 

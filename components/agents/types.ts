@@ -1,16 +1,11 @@
-// The Agent resource as GET /api/agents answers it (lib/agents/agent-resource.ts), and the names shown for its enums.
-// Type-only imports: they are erased from the browser bundle, so no server module comes with them.
-import type { AgentResource, PublicAgentResource } from '@/lib/agents/agent-resource'
+// The Agent resource as GET /api/agents answers it (lib/domain/agents.ts), and the names shown for its enums.
+import type { AgentResource, PublicAgentResource } from '@/lib/domain/agents'
+import { AGENT_MODEL_NAMES, QUERY_MODEL_NAMES, type AgentModelName } from '@/lib/domain/models'
 
+export { AGENT_MODEL_NAMES, QUERY_MODEL_NAMES, type AgentModelName }
 export type Agent = AgentResource
 /** What anyone sees of a public agent (the embeddable chat). */
 export type PublicAgent = PublicAgentResource
-export type AgentModelName = Agent['modelName']
-
-export const AGENT_MODEL_NAMES = ['model_3_5_turbo', 'model_3_5_turbo_16k', 'model_4', 'model_4_32k'] as const satisfies readonly AgentModelName[]
-/** An agent query may override the model with these only (spec §2). */
-export const QUERY_MODEL_NAMES = ['model_3_5_turbo', 'model_3_5_turbo_16k', 'model_4'] as const satisfies readonly AgentModelName[]
-export type QueryModelName = (typeof QUERY_MODEL_NAMES)[number]
 
 export const MODEL_LABELS: Record<AgentModelName, string> = {
   model_3_5_turbo: 'GPT-3.5 Turbo',

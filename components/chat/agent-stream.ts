@@ -1,21 +1,13 @@
-// POST /api/agents/{id}/query with `streaming: true`, read in the browser (spec §6, DESIGN.md §7): `event: answer`
-// pieces, `event: endpoint_response` with the whole answer as JSON, then `data: [DONE]`; `data: [ERROR] …` when the
-// model fails mid-stream. Errors known before the stream opens (400, 402, 404, 429, 503) are JSON with a status.
+// An agent's answer read in the browser as it streams (spec §6, DESIGN.md §7): `answer` pieces, `endpoint_response`
+// with the whole answer, then `done`; `error` when the model fails mid-stream. The events are decoded by the domain's
+// decoder (lib/domain/answer-events.ts). Errors known before the stream opens (400, 402, 404, 429, 503) are JSON with
+// a status.
 
 import { createParser } from 'eventsource-parser'
-import { ApiError } from '@/components/api-client'
-// type-only: erased from the browser bundle, so none of the server's modules come with it
-import type { AnswerSource } from '@/lib/agents/conversations'
+import { decodeAnswerEvent, unreachable, type AgentAnswer, type AnswerEvent, type AnswerSource } from '@/lib/domain/answer-events'
+import { postAgentQuery } from './chat-api'
 
-export type { AnswerSource }
-
-export interface AgentAnswer {
-  answer: string
-  conversationId: string
-  visitorId: string
-  sources: AnswerSource[]
-  messageId?: string
-}
+export type { AgentAnswer, AnswerSource }
 
 export interface AgentQueryInput {
   query: string
@@ -73,9 +65,67 @@ async function errorFromResponse(res: Response): Promise<ChatError> {
   return new ChatError(describeQueryError(res.status, message, res.headers.get('retry-after')), res.status, body?.error?.code)
 }
 
+/** What the events of one stream came to. */
+interface StreamState {
+  answer: AgentAnswer | null
+  done: boolean
+  failure: string | null
+  unreadable: boolean
+}
+
+function apply(state: StreamState, event: AnswerEvent, onAnswer: (piece: string) => void) {
+  switch (event.type) {
+    case 'answer':
+      onAnswer(event.text)
+      break
+    case 'endpoint_response':
+      state.answer = event.answer
+      break
+    case 'done':
+      state.done = true
+      break
+    case 'error':
+      state.failure = event.message || 'The answer failed'
+      break
+    default:
+      unreachable(event)
+  }
+}
+
+/** Reads the stream's events into `state` until it ends, fails, or `signal` aborts. */
+async function readEvents(body: NonNullable<Response['body']>, state: StreamState, onAnswer: (piece: string) => void, signal?: AbortSignal) {
+  const parser = createParser({
+    onEvent(sse) {
+      if (state.done || state.failure !== null) return
+      try {
+        const event = decodeAnswerEvent(sse)
+        if (event) apply(state, event, onAnswer) // an event this client does not know is skipped
+      } catch {
+        state.unreadable = true
+      }
+    },
+  })
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader()
+  // stopping cancels the body, which tells the server to abandon the model call
+  const onAbort = () => void reader.cancel().catch(() => {})
+  signal?.addEventListener('abort', onAbort, { once: true })
+  try {
+    while (!state.done && state.failure === null && !signal?.aborted) {
+      const { value, done: ended } = await reader.read()
+      if (ended) break
+      parser.feed(value)
+    }
+  } catch {
+    if (!signal?.aborted) throw new ChatError('The connection was lost before the answer was complete.', 0, 'stream_interrupted')
+  } finally {
+    signal?.removeEventListener('abort', onAbort)
+    reader.cancel().catch(() => {})
+  }
+}
+
 /**
- * Streams an agent's answer: `onAnswer` gets each piece as it arrives; resolves with the whole answer after
- * `[DONE]`. Rejects with ChatError (in words), or with the AbortError when `signal` aborts.
+ * Streams an agent's answer: `onAnswer` gets each piece as it arrives; resolves with the whole answer after the
+ * stream's end. Rejects with ChatError (in words), or with the AbortError when `signal` aborts.
  */
 export async function streamAgentQuery(
   agentId: string,
@@ -84,13 +134,7 @@ export async function streamAgentQuery(
 ): Promise<AgentAnswer> {
   let res: Response
   try {
-    res = await fetch(`/api/agents/${encodeURIComponent(agentId)}/query`, {
-      method: 'POST',
-      credentials,
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-      body: JSON.stringify({ ...input, streaming: true }),
-      signal,
-    })
+    res = await postAgentQuery(agentId, input, { signal, credentials })
   } catch (error) {
     if (signal?.aborted) throw error
     throw new ChatError('Could not reach the server. Check your connection and try again.', 0, 'network_error')
@@ -104,53 +148,17 @@ export async function streamAgentQuery(
     return answer
   }
 
-  let endpointResponse = ''
-  let done = false
-  let failure: string | null = null
-  const parser = createParser({
-    onEvent(event) {
-      if (done || failure !== null) return
-      if (event.data === '[DONE]') {
-        done = true
-      } else if (event.data.startsWith('[ERROR]')) {
-        failure = event.data.slice('[ERROR]'.length).trim() || 'The answer failed'
-      } else if (event.event === 'answer') {
-        onAnswer(event.data)
-      } else if (event.event === 'endpoint_response') {
-        endpointResponse += event.data
-      }
-    },
-  })
-
-  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader()
-  // stopping cancels the body, which tells the server to abandon the model call
-  const onAbort = () => void reader.cancel().catch(() => {})
-  signal?.addEventListener('abort', onAbort, { once: true })
-  try {
-    while (!done && failure === null && !signal?.aborted) {
-      const { value, done: ended } = await reader.read()
-      if (ended) break
-      parser.feed(value)
-    }
-  } catch (error) {
-    if (!signal?.aborted) throw new ChatError('The connection was lost before the answer was complete.', 0, 'stream_interrupted')
-  } finally {
-    signal?.removeEventListener('abort', onAbort)
-    reader.cancel().catch(() => {})
-  }
+  const state: StreamState = { answer: null, done: false, failure: null, unreadable: false }
+  await readEvents(res.body, state, onAnswer, signal)
   if (signal?.aborted) throw new DOMException('The answer was stopped', 'AbortError')
-
-  if (failure !== null) throw new ChatError(`The answer stopped: ${failure}`, 0, 'stream_error')
-  if (!done) throw new ChatError('The answer was cut off before it was complete.', 0, 'stream_interrupted')
-  try {
-    return JSON.parse(endpointResponse) as AgentAnswer
-  } catch {
+  if (state.failure !== null) throw new ChatError(`The answer stopped: ${state.failure}`, 0, 'stream_error')
+  if (!state.done) throw new ChatError('The answer was cut off before it was complete.', 0, 'stream_interrupted')
+  if (!state.answer || state.unreadable) {
     throw new ChatError('The answer arrived, but its details (sources, conversation) could not be read.', 0, 'bad_response')
   }
+  return state.answer
 }
 
 export function isAbortError(error: unknown): boolean {
   return error instanceof DOMException ? error.name === 'AbortError' : (error as { name?: string })?.name === 'AbortError'
 }
-
-export { ApiError }

@@ -5,7 +5,6 @@ import Link from 'next/link'
 import { useRouter } from 'next/navigation'
 import { useQuery } from '@tanstack/react-query'
 import { ArrowLeft, Inbox, MessagesSquare } from 'lucide-react'
-import { apiFetch } from '@/components/api-client'
 import { formatDateTime } from '@/components/format'
 import { EmptyState } from '@/components/layout/empty-state'
 import { LoadError, loadFailed, useErrorToast } from '@/components/layout/query-states'
@@ -13,19 +12,20 @@ import { Timestamp } from '@/components/layout/timestamp'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Skeleton } from '@/components/ui/skeleton'
-import type { ConversationDetail, ConversationSummary } from '@/lib/agents/conversation-views'
+import type { ConversationChannel, ConversationSummary } from '@/lib/domain/agents'
 import { cn } from '@/lib/utils'
+import { fetchConversation, fetchConversations } from './chat-api'
 import { MessageBubble } from './chat-messages'
 
 /** A preview without Markdown's marks (**, _, `, #, >). */
 const plain = (text: string) => text.replace(/[*_`#>]+/g, '').replace(/\s+/g, ' ').trim()
 
-const CHANNEL_LABELS: Record<ConversationSummary['channel'], string> = { api: 'API', dashboard: 'Playground', website: 'Website' }
+const CHANNEL_LABELS: Record<ConversationChannel, string> = { api: 'API', dashboard: 'Playground', website: 'Website' }
 
 function ConversationDetailPanel({ id }: { id: string }) {
   const query = useQuery({
     queryKey: ['conversations', id],
-    queryFn: () => apiFetch<ConversationDetail>(`/api/conversations/${encodeURIComponent(id)}`),
+    queryFn: () => fetchConversation(id),
   })
   useErrorToast(query.error, `conversation-error-${id}`, 'the conversation')
   if (loadFailed(query)) return <LoadError query={query} />
@@ -65,13 +65,58 @@ function ConversationDetailPanel({ id }: { id: string }) {
   )
 }
 
+function NoConversations({ agentId }: { agentId: string }) {
+  return (
+    <EmptyState
+      icon={Inbox}
+      title="No conversations yet"
+      action={
+        <Button asChild variant="outline">
+          <Link href={`/playground?agent=${agentId}`}>
+            <MessagesSquare aria-hidden />
+            Ask in the playground
+          </Link>
+        </Button>
+      }
+    >
+      Conversations appear here once someone asks this agent a question, from the playground, the API or its chat page.
+    </EmptyState>
+  )
+}
+
+function ConversationItem({ conversation: c, selected, onSelect }: { conversation: ConversationSummary; selected: boolean; onSelect: () => void }) {
+  return (
+    <button
+      type="button"
+      data-testid="conversation-item"
+      onClick={onSelect}
+      aria-current={selected ? 'true' : undefined}
+      className={cn(
+        'grid w-full gap-1 px-4 py-3 text-left outline-none transition-colors hover:bg-muted/50 focus-visible:bg-muted',
+        selected && 'bg-muted',
+      )}
+    >
+      <span className="flex items-center justify-between gap-2">
+        <span className="truncate text-sm font-medium">{c.title || (c.lastMessage ? plain(c.lastMessage.preview) : '') || 'Untitled conversation'}</span>
+        <Badge variant="outline" className="shrink-0">
+          {CHANNEL_LABELS[c.channel] ?? c.channel}
+        </Badge>
+      </span>
+      {c.lastMessage && c.title && <span className="line-clamp-1 text-xs text-muted-foreground">{plain(c.lastMessage.preview)}</span>}
+      <span className="text-xs text-muted-foreground">
+        {c.messageCount} message{c.messageCount === 1 ? '' : 's'} · <Timestamp iso={c.updatedAt} relative />
+      </span>
+    </button>
+  )
+}
+
 /** An agent's conversations, most recent first, and the messages (with sources) of the one selected. */
 export function ConversationsView({ agentId, selectedId }: { agentId: string; selectedId?: string }) {
   const router = useRouter()
   const [selected, setSelected] = React.useState(selectedId)
   const list = useQuery({
     queryKey: ['agents', agentId, 'conversations'],
-    queryFn: () => apiFetch<ConversationSummary[]>(`/api/agents/${encodeURIComponent(agentId)}/conversations?limit=100`),
+    queryFn: () => fetchConversations(agentId),
   })
   useErrorToast(list.error, `conversations-error-${agentId}`, 'the conversations')
 
@@ -82,22 +127,7 @@ export function ConversationsView({ agentId, selectedId }: { agentId: string; se
 
   if (loadFailed(list)) return <LoadError query={list} />
   if (list.data && list.data.length === 0) {
-    return (
-      <EmptyState
-        icon={Inbox}
-        title="No conversations yet"
-        action={
-          <Button asChild variant="outline">
-            <Link href={`/playground?agent=${agentId}`}>
-              <MessagesSquare aria-hidden />
-              Ask in the playground
-            </Link>
-          </Button>
-        }
-      >
-        Conversations appear here once someone asks this agent a question, from the playground, the API or its chat page.
-      </EmptyState>
-    )
+    return <NoConversations agentId={agentId} />
   }
 
   return (
@@ -113,28 +143,7 @@ export function ConversationsView({ agentId, selectedId }: { agentId: string; se
           <ul className="max-h-[70dvh] divide-y overflow-y-auto">
             {list.data?.map(c => (
               <li key={c.id}>
-                <button
-                  type="button"
-                  data-testid="conversation-item"
-                  onClick={() => select(c.id)}
-                  aria-current={selected === c.id ? 'true' : undefined}
-                  className={cn(
-                    'grid w-full gap-1 px-4 py-3 text-left outline-none transition-colors hover:bg-muted/50 focus-visible:bg-muted',
-                    selected === c.id && 'bg-muted',
-                  )}
-                >
-                  <span className="flex items-center justify-between gap-2">
-                    <span className="truncate text-sm font-medium">{c.title || (c.lastMessage ? plain(c.lastMessage.preview) : '') || 'Untitled conversation'}</span>
-                    <Badge variant="outline" className="shrink-0">
-                      {CHANNEL_LABELS[c.channel] ?? c.channel}
-                    </Badge>
-                  </span>
-                  {c.lastMessage && c.title && <span className="line-clamp-1 text-xs text-muted-foreground">{plain(c.lastMessage.preview)}</span>}
-                  <span className="text-xs text-muted-foreground">
-                    {c.messageCount} message{c.messageCount === 1 ? '' : 's'} ·{' '}
-                    <Timestamp iso={c.updatedAt} relative />
-                  </span>
-                </button>
+                <ConversationItem conversation={c} selected={selected === c.id} onSelect={() => select(c.id)} />
               </li>
             ))}
           </ul>

@@ -4,9 +4,9 @@ import * as React from 'react'
 import { useQuery } from '@tanstack/react-query'
 import { Bot, BotOff, MessageSquarePlus } from 'lucide-react'
 import type { PublicAgent } from '@/components/agents/types'
-import { ApiError, apiFetch } from '@/components/api-client'
 import { Button } from '@/components/ui/button'
 import { Skeleton } from '@/components/ui/skeleton'
+import { fetchPublicAgent } from './chat-api'
 import { ChatComposer } from './chat-composer'
 import { ChatMessages } from './chat-messages'
 import { useAgentChat } from './use-agent-chat'
@@ -28,17 +28,6 @@ function saveVisitorId(id: string) {
   try {
     localStorage.setItem(VISITOR_KEY, id)
   } catch {}
-}
-
-/** The agent if it may be chatted with publicly, else null (private, unknown, deleted). */
-async function fetchPublicAgent(id: string): Promise<PublicAgent | null> {
-  try {
-    const agent = await apiFetch<PublicAgent>(`/api/agents/${encodeURIComponent(id)}`, { credentials: 'omit' })
-    return agent.visibility === 'public' ? agent : null
-  } catch (error) {
-    if (error instanceof ApiError && (error.status === 401 || error.status === 403 || error.status === 404 || error.status === 400)) return null
-    throw error
-  }
 }
 
 function Unavailable() {

@@ -1,5 +1,6 @@
-import { identify, type TenantContext } from '@/lib/auth/tenant'
 import { getPrisma } from '@/lib/db/client'
+import type { ConversationChannel } from '@/lib/domain/agents'
+import type { TenantContext } from '@/lib/domain/tenant'
 import { NotFound, Unauthorized } from '@/lib/http/errors'
 import type { AgentWithDatastores } from './agent-resource'
 
@@ -15,11 +16,11 @@ export interface AgentAccess {
   organizationId: string
   /** True when the caller belongs to the agent's organization; false for a public caller. */
   member: boolean
-  channel: 'api' | 'dashboard' | 'website'
+  channel: ConversationChannel
 }
 
-export async function resolveAgentAccess(req: Request, agentId: string): Promise<AgentAccess> {
-  const ctx: TenantContext | null = await identify(req)
+/** `ctx` is the caller as identify() found it: null for a caller without credentials. */
+export async function resolveAgentAccess(ctx: TenantContext | null, agentId: string): Promise<AgentAccess> {
   const prisma = await getPrisma()
   const agent = await prisma.agent.findUnique({
     where: { id: agentId },

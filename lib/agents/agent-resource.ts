@@ -1,30 +1,7 @@
+import type { AgentResource, PublicAgentResource } from '@/lib/domain/agents'
 import type { Agent } from '@/lib/generated/prisma/client'
-import type { AgentModelName } from './agent-schemas'
 
-/** The Agent resource of spec §2, plus the datastores it reads and its times. */
-export interface AgentResource {
-  id: string
-  name: string
-  description: string
-  modelName: AgentModelName
-  temperature: number
-  visibility: 'public' | 'private'
-  systemPrompt: string | null
-  userPrompt: string | null
-  promptType: 'raw' | 'customer_support' | null
-  promptTemplate: string | null
-  datastoreIds: string[]
-  createdAt: string
-  updatedAt: string
-}
-
-/** What anyone may see of a public agent without a key (the embeddable chat page shows it). */
-export interface PublicAgentResource {
-  id: string
-  name: string
-  description: string
-  visibility: 'public'
-}
+// The Agent resource (lib/domain/agents.ts) from its row.
 
 export type AgentWithDatastores = Agent & { datastores: { datastoreId: string }[] }
 

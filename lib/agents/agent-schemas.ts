@@ -1,18 +1,16 @@
 import { z } from 'zod'
+import { AGENT_VISIBILITIES, PROMPT_TYPES } from '@/lib/domain/agents'
+import { AGENT_MODEL_NAMES, QUERY_MODEL_NAMES } from '@/lib/domain/models'
 import { IdParam } from '@/lib/http/body'
 
 // The bodies of the agent endpoints (spec §2, §4.2-4.4). Unknown fields are ignored (DESIGN.md §4); known ones are
 // range-checked. In the query body a null is taken as "not given", as some Chaindesk clients send nulls.
 
-export const AGENT_MODEL_NAMES = ['model_3_5_turbo', 'model_3_5_turbo_16k', 'model_4', 'model_4_32k'] as const
-export const QUERY_MODEL_NAMES = ['model_3_5_turbo', 'model_3_5_turbo_16k', 'model_4'] as const
-export type AgentModelName = (typeof AGENT_MODEL_NAMES)[number]
-
 const PROMPT_MAX = 20_000
 const Prompt = z.string().max(PROMPT_MAX)
 const Temperature = z.number().min(0).max(1)
-const PromptType = z.enum(['raw', 'customer_support'])
-const Visibility = z.enum(['public', 'private'])
+const PromptType = z.enum(PROMPT_TYPES)
+const Visibility = z.enum(AGENT_VISIBILITIES)
 
 const DatastoreIds = z
   .array(IdParam)

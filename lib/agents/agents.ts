@@ -1,7 +1,8 @@
-import type { TenantContext } from '@/lib/auth/tenant'
 import { getPrisma } from '@/lib/db/client'
+import type { AgentResource } from '@/lib/domain/agents'
+import type { TenantContext } from '@/lib/domain/tenant'
 import { NotFound } from '@/lib/http/errors'
-import { toAgentResource, type AgentResource } from './agent-resource'
+import { toAgentResource } from './agent-resource'
 import type { AgentCreate, AgentUpdate } from './agent-schemas'
 
 // The agent service: every function is scoped to the caller's organization; another tenant's agent is "not found".
@@ -55,10 +56,6 @@ export async function findAgent(ctx: TenantContext, id: string) {
   const agent = await prisma.agent.findFirst({ where: { id, organizationId: ctx.organizationId }, include: withDatastores })
   if (!agent) throw new NotFound('Agent')
   return agent
-}
-
-export async function getAgent(ctx: TenantContext, id: string): Promise<AgentResource> {
-  return toAgentResource(await findAgent(ctx, id))
 }
 
 /** §4.3: fields left out keep their value; `datastoreIds`, when given, replaces the whole list. */

@@ -1,38 +1,11 @@
-import type { TenantContext } from '@/lib/auth/tenant'
 import { getPrisma } from '@/lib/db/client'
+import type { ConversationDetail, ConversationSummary } from '@/lib/domain/agents'
+import type { AnswerSource } from '@/lib/domain/answer-events'
+import type { TenantContext } from '@/lib/domain/tenant'
 import { NotFound } from '@/lib/http/errors'
 import { findAgent } from './agents'
-import type { AnswerSource } from './conversations'
 
-// Conversations as the dashboard reads them: the list of an agent's, and one with its messages.
-
-export interface ConversationSummary {
-  id: string
-  agentId: string
-  visitorId: string | null
-  channel: 'api' | 'dashboard' | 'website'
-  title: string | null
-  messageCount: number
-  lastMessage: { role: 'user' | 'assistant'; preview: string; createdAt: string } | null
-  createdAt: string
-  updatedAt: string
-}
-
-export interface ConversationMessage {
-  id: string
-  role: 'user' | 'assistant'
-  text: string
-  sources: AnswerSource[]
-  promptTokens: number | null
-  completionTokens: number | null
-  /** Set when the model failed to answer. */
-  error: string | null
-  createdAt: string
-}
-
-export interface ConversationDetail extends Omit<ConversationSummary, 'lastMessage'> {
-  messages: ConversationMessage[]
-}
+// Conversations as the dashboard reads them (lib/domain/agents.ts): the list of an agent's, and one with its messages.
 
 const PREVIEW_LENGTH = 160
 

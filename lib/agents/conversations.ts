@@ -1,19 +1,12 @@
 import { config } from '@/lib/config'
 import { getPrisma } from '@/lib/db/client'
+import type { ConversationChannel } from '@/lib/domain/agents'
+import type { AnswerSource } from '@/lib/domain/answer-events'
 import { NotFound } from '@/lib/http/errors'
-import type { HistoryMessage } from './prompt'
 import { countTokens } from '@/lib/ingest/tokenizer'
+import type { HistoryMessage } from './prompt'
 
 // Conversations of the query pipeline: which one a query continues, its visitor, its recent history, its messages.
-
-/** A source as stored with an answer and returned to callers: the spec's fragment fields. */
-export interface AnswerSource {
-  text: string
-  score: number
-  source: string
-  datasource_id: string
-  datasource_name: string
-}
 
 export interface ConversationTarget {
   organizationId: string
@@ -61,7 +54,7 @@ export async function resolveConversationTarget(input: {
 /** Creates what the target lacks (visitor, conversation) and stores the question. */
 export async function openConversation(
   target: ConversationTarget,
-  question: { text: string; channel: 'api' | 'dashboard' | 'website' },
+  question: { text: string; channel: ConversationChannel },
 ): Promise<{ conversationId: string; visitorId: string; questionId: string }> {
   const prisma = await getPrisma()
   let visitorId = target.visitorId

@@ -2,8 +2,8 @@ import { createOpenAI } from '@ai-sdk/openai'
 import type { LanguageModel } from 'ai'
 import { z } from 'zod'
 import { config } from '@/lib/config'
-import { UpstreamUnavailable } from '@/lib/http/errors'
-import { AGENT_MODEL_NAMES, type AgentModelName } from './agent-schemas'
+import { ModelNotConfigured } from '@/lib/domain/errors'
+import { AGENT_MODEL_NAMES, type AgentModelName } from '@/lib/domain/models'
 
 // The spec's model names are Chaindesk's; they map to current model ids of the same tier. MODEL_MAP (a JSON object
 // from any of these names to a model id) overrides any of them, e.g. {"model_4":"llama3.1:70b"} for Ollama.
@@ -26,11 +26,11 @@ export function modelCatalogue(): Record<AgentModelName, string> {
   try {
     value = JSON.parse(raw)
   } catch {
-    throw new UpstreamUnavailable('MODEL_MAP is not valid JSON; expected an object such as {"model_4":"gpt-4o"}')
+    throw new ModelNotConfigured('MODEL_MAP is not valid JSON; expected an object such as {"model_4":"gpt-4o"}')
   }
   const parsed = ModelMap.safeParse(value)
   if (!parsed.success) {
-    throw new UpstreamUnavailable(
+    throw new ModelNotConfigured(
       `MODEL_MAP must be a JSON object from ${AGENT_MODEL_NAMES.join(', ')} to model ids: ` +
         parsed.error.issues.map(i => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '),
     )
@@ -45,11 +45,11 @@ export interface ChatModel {
   model: LanguageModel
 }
 
-/** The chat model for a model name, or 503 naming the variables to set when no model provider is configured. */
+/** The chat model for a model name; ModelNotConfigured (503) names the variables to set when no provider is configured. */
 export function chatModel(modelName: AgentModelName): ChatModel {
   const env = config()
   if (!env.OPENAI_API_KEY) {
-    throw new UpstreamUnavailable(
+    throw new ModelNotConfigured(
       'No chat model is configured: set OPENAI_API_KEY (and OPENAI_BASE_URL for an OpenAI-compatible server such as Ollama or vLLM)',
     )
   }

@@ -1,5 +1,5 @@
 // The signal a model call runs under: aborted when the client goes away, or when the model stays silent for
-// AGENT_MODEL_TIMEOUT_SECONDS (a whole answer without streaming; the gap between two pieces when streaming).
+// AGENT_MODEL_TIMEOUT_SECONDS: before the first piece of the answer, or between two pieces.
 
 export type StopCause = 'client' | 'timeout'
 
@@ -10,6 +10,7 @@ export interface ModelDeadline {
   /** Progress: the silence timer starts again. */
   touch(): void
   stop(cause: StopCause): void
+  /** The run is over: the timer and the client's listener go, and the signal aborts. */
   dispose(): void
 }
 
@@ -41,6 +42,7 @@ export function startModelDeadline(clientSignal: AbortSignal | undefined, silenc
     dispose() {
       clearTimeout(timer)
       clientSignal?.removeEventListener('abort', onClientAbort)
+      if (!controller.signal.aborted) controller.abort(new Error('The model run is over'))
     },
   }
 }

@@ -1,13 +1,10 @@
 import { getPrisma } from '@/lib/db/client'
+import type { TenantContext } from '@/lib/domain/tenant'
 import { Unauthorized } from '@/lib/http/errors'
 import { resolveApiKey } from './api-keys'
 import { isSameOrigin, sessionUserId } from './session'
 
-/** Who is calling, on behalf of which organization. Every service function takes one and scopes its queries by it. */
-export interface TenantContext {
-  organizationId: string
-  actor: { type: 'api_key'; apiKeyId: string } | { type: 'user'; userId: string }
-}
+export type { TenantContext }
 
 const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/
 

@@ -82,6 +82,7 @@ export class RateLimited extends ApiError {
   }
 }
 
+/** A provider the service depends on failed: 503, or 502 / 504 for the model errors of lib/domain/errors.ts. */
 export class UpstreamUnavailable extends ApiError {
   constructor(message: string, status = 503) {
     super(status, 'upstream_unavailable', message)

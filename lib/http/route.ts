@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import { ZodError } from 'zod'
+import { ModelError, type ModelErrorKind } from '@/lib/domain/errors'
 import { logger } from '@/lib/logger'
-import { ApiError, InvalidRequest, MethodNotAllowed } from './errors'
+import { ApiError, InvalidRequest, MethodNotAllowed, UpstreamUnavailable } from './errors'
 
 export interface ErrorBody {
   error: { code: string; message: string; details?: unknown; id?: string }
@@ -17,14 +18,28 @@ export function zodIssues(error: ZodError) {
   return error.issues.map(i => ({ path: i.path.join('.'), message: i.message, code: i.code }))
 }
 
+const MODEL_ERROR_STATUS: Record<ModelErrorKind, number> = { not_configured: 503, failed: 502, timeout: 504 }
+
 /** Turns anything thrown into the JSON error body. Unknown errors are bugs: 500 with an id that is in the log. */
 export function toErrorResponse(error: unknown): Response {
   if (error instanceof ApiError) return errorResponse(error)
+  if (error instanceof ModelError) return errorResponse(new UpstreamUnavailable(error.message, MODEL_ERROR_STATUS[error.kind]))
   if (error instanceof ZodError) return errorResponse(new InvalidRequest('The request is invalid', zodIssues(error)))
   const id = randomUUID()
   logger.error('unexpected error', { errorId: id, error })
   const body: ErrorBody = { error: { code: 'internal_error', message: `Internal error (id ${id})`, id } }
   return Response.json(body, { status: 500 })
+}
+
+/**
+ * The caller's address: the last entry of X-Forwarded-For. scripts/serve.mjs (what `npm start` runs) sets that header
+ * from the socket, dropping a client-sent one, or with TRUST_PROXY=1 leaves the header of the reverse proxy in front,
+ * whose last entry is the one it appended; earlier entries are whatever the client sent, so they are not trusted.
+ * Else X-Real-IP; else every anonymous caller shares one address, erring on the side of limiting.
+ */
+export function clientAddress(req: Request): string {
+  const forwarded = req.headers.get('x-forwarded-for')?.split(',').at(-1)?.trim()
+  return (forwarded || req.headers.get('x-real-ip')?.trim() || 'unknown').slice(0, 64)
 }
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const

@@ -1,25 +1,8 @@
-// Server-sent events (https://html.spec.whatwg.org/multipage/server-sent-events.html), as the agent query streams
-// them (DESIGN.md §7). A field value cannot hold a line break, so data containing newlines is sent as several
-// `data:` lines, which a conforming client joins back with "\n".
+import { encodeAnswerEvent, type AnswerEvent } from '@/lib/domain/answer-events'
+import { logger } from '@/lib/logger'
 
-export interface SseEvent {
-  /** The event name; omitted for the default ("message") event, as the [DONE] and [ERROR] markers are sent. */
-  event?: string
-  data: string
-}
-
-const LINE_BREAK = /\r\n|\r|\n/
-
-export function encodeSseEvent({ event, data }: SseEvent): string {
-  let out = ''
-  if (event !== undefined) {
-    if (LINE_BREAK.test(event)) throw new Error('An SSE event name cannot contain a line break')
-    out += `event: ${event}\n`
-  }
-  // "data: " then the line: the parser removes exactly one space after the colon, so leading spaces survive
-  for (const line of data.split(LINE_BREAK)) out += `data: ${line}\n`
-  return `${out}\n`
-}
+// The event stream of a streaming agent query (spec §6, DESIGN.md §7). The events and their encoding are the
+// domain's (lib/domain/answer-events.ts); this is the HTTP framing.
 
 export const SSE_HEADERS = {
   'Content-Type': 'text/event-stream; charset=utf-8',
@@ -28,3 +11,39 @@ export const SSE_HEADERS = {
   // proxies such as nginx buffer responses unless told otherwise, which would hold the pieces back
   'X-Accel-Buffering': 'no',
 } as const
+
+/**
+ * The events as an event-stream response, sent as they come. The events are read to their end even when the client
+ * has gone (so that what a run stores on its way out is stored); `onCancel` runs when the client cancels the body,
+ * and should stop what produces the events.
+ */
+export function sseResponse(events: AsyncIterable<AnswerEvent>, onCancel?: () => void): Response {
+  const encoder = new TextEncoder()
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const send = (event: AnswerEvent) => {
+        try {
+          controller.enqueue(encoder.encode(encodeAnswerEvent(event)))
+        } catch {
+          // the client is gone
+        }
+      }
+      void (async () => {
+        for await (const event of events) send(event)
+      })()
+        .catch(error => {
+          logger.error('an event stream failed', { error })
+          send({ type: 'error', message: 'The answer failed' })
+        })
+        .finally(() => {
+          try {
+            controller.close()
+          } catch {}
+        })
+    },
+    cancel() {
+      onCancel?.()
+    },
+  })
+  return new Response(body, { headers: SSE_HEADERS })
+}

@@ -10,19 +10,11 @@ function limiter() {
 }
 
 /**
- * The caller's address: the last entry of X-Forwarded-For. scripts/serve.mjs (what `npm start` runs) sets that header
- * from the socket, dropping a client-sent one, or with TRUST_PROXY=1 leaves the header of the reverse proxy in front,
- * whose last entry is the one it appended; earlier entries are whatever the client sent, so they are not trusted.
- * Else X-Real-IP; else every anonymous caller shares one bucket, erring on the side of limiting.
+ * Throws RateLimited (429 with Retry-After) when this visitor or this address has used up its minute. The address
+ * is the edge's (clientAddress() in lib/http/route.ts).
  */
-export function clientAddress(req: Request): string {
-  const forwarded = req.headers.get('x-forwarded-for')?.split(',').at(-1)?.trim()
-  return (forwarded || req.headers.get('x-real-ip')?.trim() || 'unknown').slice(0, 64)
-}
-
-/** Throws RateLimited (429 with Retry-After) when this visitor or this address has used up its minute. */
-export function limitPublicQuery(req: Request, visitorId: string | undefined): void {
-  const keys = [`ip:${clientAddress(req)}`]
+export function limitPublicQuery(clientAddress: string, visitorId: string | undefined): void {
+  const keys = [`ip:${clientAddress}`]
   if (visitorId) keys.push(`visitor:${visitorId}`)
   const decision = limiter().hit(keys, config().LIMIT_PUBLIC_QUERIES_PER_MINUTE)
   if (!decision.allowed) throw new RateLimited(decision.retryAfterSeconds)

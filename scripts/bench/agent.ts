@@ -9,6 +9,8 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { createParser } from 'eventsource-parser'
+import { decodeAnswerEvent, type AnswerEvent } from '@/lib/domain/answer-events'
 
 const CHUNKS = 10_000
 const DATASOURCES = 100
@@ -89,8 +91,8 @@ export async function run(): Promise<void> {
   try {
     const { createApiKey } = await import('@/lib/auth/api-keys')
     const { createAgent } = await import('@/lib/agents/agents')
-    const { toVectorLiteral } = await import('@/lib/search/embeddings')
-    const { ensureVectorIndex } = await import('@/lib/search/vector-index')
+    const { toVectorLiteral } = await import('@/lib/embeddings/provider')
+    const { ensureVectorIndex } = await import('@/lib/db/vector-index')
     const { hybridSearch } = await import('@/lib/search/hybrid-search')
     const query = await import('@/app/api/agents/[id]/query/route')
 
@@ -160,19 +162,21 @@ export async function run(): Promise<void> {
       if (res.status !== 200) throw new Error(`query failed: ${res.status} ${await res.text()}`)
       let total: number
       if (streaming) {
-        const reader = res.body!.getReader()
-        const decoder = new TextDecoder()
-        let seen = ''
+        const events: AnswerEvent[] = []
         let first: number | undefined
-        for (;;) {
-          const { done, value } = await reader.read()
-          if (done) break
-          seen += decoder.decode(value, { stream: true })
-          if (first === undefined && seen.includes('event: answer')) first = performance.now()
-        }
-        if (first === undefined || !seen.includes('[DONE]')) throw new Error(`incomplete stream: ${seen.slice(-200)}`)
+        const parser = createParser({
+          onEvent: sse => {
+            const event = decodeAnswerEvent(sse)
+            if (event?.type === 'answer') first ??= performance.now()
+            if (event) events.push(event)
+          },
+        })
+        const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader()
+        for (let read = await reader.read(); !read.done; read = await reader.read()) parser.feed(read.value)
+        const answer = events.find(e => e.type === 'endpoint_response')?.answer
+        if (first === undefined || events.at(-1)?.type !== 'done' || !answer) throw new Error(`incomplete stream: ${JSON.stringify(events.slice(-3))}`)
         total = first - started
-        conversationId = JSON.parse(seen.split('event: endpoint_response\ndata: ')[1].split('\n')[0]).conversationId
+        conversationId = answer.conversationId
       } else {
         const body = await res.json()
         total = performance.now() - started

@@ -3,6 +3,7 @@ import * as agentItem from '@/app/api/agents/[id]/route'
 import * as agentQuery from '@/app/api/agents/[id]/query/route'
 import * as agents from '@/app/api/agents/route'
 import { getDatabase, getPrisma } from '@/lib/db/client'
+import { decodeAnswerEvent, type AgentAnswer, type AnswerEvent, type SseEvent } from '@/lib/domain/answer-events'
 import { call } from './http'
 import type { TestTenant } from './tenants'
 
@@ -47,19 +48,23 @@ export function getAgentVia(agentId: string, headers: Record<string, string> = {
 }
 
 export interface ParsedSse {
-  events: { event: string | undefined; data: string }[]
+  /** The events as sent: name and data. */
+  wire: SseEvent[]
+  /** The answer events they stand for, as a client decodes them (unknown ones left out). */
+  events: AnswerEvent[]
   /** The `answer` pieces, concatenated. */
   answer: string
-  endpointResponse: any
+  /** The answer of the `endpoint_response` event, if one came. */
+  endpointResponse: AgentAnswer | undefined
 }
 
 export function parseSse(text: string): ParsedSse {
-  const events: ParsedSse['events'] = []
-  const parser = createParser({ onEvent: e => events.push({ event: e.event, data: e.data }) })
-  parser.feed(text)
-  const answer = events.filter(e => e.event === 'answer').map(e => e.data).join('')
-  const response = events.filter(e => e.event === 'endpoint_response').map(e => e.data).join('')
-  return { events, answer, endpointResponse: response ? JSON.parse(response) : undefined }
+  const wire: SseEvent[] = []
+  createParser({ onEvent: e => wire.push({ event: e.event, data: e.data }) }).feed(text)
+  const events = wire.map(decodeAnswerEvent).filter(e => e !== null)
+  const answer = events.map(e => (e.type === 'answer' ? e.text : '')).join('')
+  const endpointResponse = events.find(e => e.type === 'endpoint_response')?.answer
+  return { wire, events, answer, endpointResponse }
 }
 
 /** The text of the messages the model was sent, by role. */

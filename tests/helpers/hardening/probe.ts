@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { parseSse } from '../agents'
 import { expectErrorBody } from '../http'
 import { describeEndpoint, handlerOf, urlPath, type EndpointSpec, type IdKind, type Method } from './endpoints'
 import type { IdChoice, Probe } from './inputs'
@@ -117,7 +118,8 @@ export async function probeEndpoint(spec: EndpointSpec, probe: Probe, own: Tenan
     const diff = changes(before, await snapshot())
     if (Object.keys(diff).length > 0) throw new Error(`a refused request wrote ${JSON.stringify(diff)}: ${where}`)
   } else if (answer.contentType.startsWith('text/event-stream')) {
-    if (!/\ndata: \[(DONE|ERROR)/.test(`\n${answer.text}`)) throw new Error(`an event stream without [DONE] or [ERROR]: ${where}`)
+    const ends = parseSse(answer.text).events.some(e => e.type === 'done' || e.type === 'error')
+    if (!ends) throw new Error(`an event stream without [DONE] or [ERROR]: ${where}`)
   } else if (answer.json === undefined) {
     throw new Error(`a ${answer.status} that is not JSON: ${where}`)
   }

@@ -2,14 +2,15 @@ import { resolveAgentAccess } from '@/lib/agents/agent-access'
 import { toAgentResource, toPublicAgentResource } from '@/lib/agents/agent-resource'
 import { AgentDeleteBody, AgentUpdateBody } from '@/lib/agents/agent-schemas'
 import { deleteAgent, updateAgent } from '@/lib/agents/agents'
-import { authenticate } from '@/lib/auth/tenant'
+import { authenticate, identify } from '@/lib/auth/tenant'
 import { parseId, parseJson, parseOptionalJson } from '@/lib/http/body'
 import { routes } from '@/lib/http/route'
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes({
   // the agent's organization sees the whole resource; anyone sees a public agent's name and description (chat page)
   GET: async (req, { params }) => {
-    const access = await resolveAgentAccess(req, await parseId(params))
+    const id = await parseId(params)
+    const access = await resolveAgentAccess(await identify(req), id)
     return Response.json(access.member ? toAgentResource(access.agent) : toPublicAgentResource(access.agent))
   },
   PATCH: async (req, { params }) => {

@@ -1,14 +1,21 @@
 import { resolveAgentAccess } from '@/lib/agents/agent-access'
 import { AgentQueryBody } from '@/lib/agents/agent-schemas'
 import { queryAgent } from '@/lib/agents/query-agent'
+import { identify } from '@/lib/auth/tenant'
 import { parseId, parseJson } from '@/lib/http/body'
-import { routes } from '@/lib/http/route'
+import { clientAddress, routes } from '@/lib/http/route'
+import { sseResponse } from '@/lib/http/sse'
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes({
   // spec §4.2: JSON, or an event stream when `streaming` is true (errors known before the stream opens stay JSON)
   POST: async (req, { params }) => {
-    const access = await resolveAgentAccess(req, await parseId(params))
+    const id = await parseId(params)
+    const access = await resolveAgentAccess(await identify(req), id)
     const body = await parseJson(req, AgentQueryBody)
-    return queryAgent(req, access, body)
+    // the client goes away when its request is aborted, or when it cancels the event stream
+    const cancelled = new AbortController()
+    const signal = AbortSignal.any([req.signal, cancelled.signal])
+    const reply = await queryAgent(access, body, { signal, clientAddress: clientAddress(req) })
+    return reply.kind === 'stream' ? sseResponse(reply.events, () => cancelled.abort()) : Response.json(reply.answer)
   },
 })

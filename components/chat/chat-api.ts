@@ -1,0 +1,36 @@
+// The chat's data layer: every /api URL the chat components use is written here, and nowhere else in components/chat.
+import type { PublicAgent } from '@/components/agents/types'
+import { ApiError, apiFetch } from '@/components/api-client'
+import type { ConversationDetail, ConversationSummary } from '@/lib/domain/agents'
+
+const agentPath = (agentId: string) => `/api/agents/${encodeURIComponent(agentId)}`
+
+/** POST /api/agents/{id}/query (spec §4.2) asking for the event stream; the raw response, for the stream reader. */
+export function postAgentQuery(agentId: string, body: object, init: { signal?: AbortSignal; credentials: RequestCredentials }): Promise<Response> {
+  return fetch(`${agentPath(agentId)}/query`, {
+    method: 'POST',
+    credentials: init.credentials,
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+    body: JSON.stringify({ ...body, streaming: true }),
+    signal: init.signal,
+  })
+}
+
+/** The agent if it may be chatted with publicly, else null (private, unknown, deleted). Sent without cookies. */
+export async function fetchPublicAgent(agentId: string): Promise<PublicAgent | null> {
+  try {
+    const agent = await apiFetch<PublicAgent>(agentPath(agentId), { credentials: 'omit' })
+    return agent.visibility === 'public' ? agent : null
+  } catch (error) {
+    if (error instanceof ApiError && [400, 401, 403, 404].includes(error.status)) return null
+    throw error
+  }
+}
+
+export function fetchConversations(agentId: string, limit = 100): Promise<ConversationSummary[]> {
+  return apiFetch<ConversationSummary[]>(`${agentPath(agentId)}/conversations?limit=${limit}`)
+}
+
+export function fetchConversation(conversationId: string): Promise<ConversationDetail> {
+  return apiFetch<ConversationDetail>(`/api/conversations/${encodeURIComponent(conversationId)}`)
+}

@@ -1,0 +1,91 @@
+import type { AnswerSource } from '@/lib/domain/answer-events'
+import type { Fragment } from '@/lib/search/types'
+import { reserveAgentQuery } from '@/lib/usage/agent-queries'
+import type { AgentAccess } from './agent-access'
+import type { AgentWithDatastores } from './agent-resource'
+import type { AgentQuery } from './agent-schemas'
+import { openConversation, recentHistory, resolveConversationTarget } from './conversations'
+import { chatModel, type ChatModel } from './model-catalogue'
+import { assemblePrompt, type AssembledPrompt, type PromptSettings } from './prompt'
+import { settleFailure, type OpenedQuery } from './query-outcome'
+import { retrieveFragments } from './retrieval'
+
+// Everything that can refuse a query (no model, unknown conversation, usage limit, retrieval) happens here, before
+// any byte of an answer, so that a streaming query is refused with an ordinary JSON error.
+
+/** A query ready for the model: its conversation opened, its question stored, its query counted. */
+export interface PreparedQuery extends OpenedQuery {
+  model: ChatModel
+  prompt: AssembledPrompt
+  settings: {
+    temperature: number
+    topP?: number
+    maxOutputTokens?: number
+    presencePenalty?: number
+    frequencyPenalty?: number
+  }
+}
+
+export async function prepareQuery(access: AgentAccess, body: AgentQuery, signal?: AbortSignal): Promise<PreparedQuery> {
+  const { agent } = access
+  const model = chatModel(body.modelName ?? agent.modelName)
+  const target = await resolveConversationTarget({
+    organizationId: access.organizationId,
+    agentId: agent.id,
+    conversationId: body.conversationId,
+    visitorId: body.visitorId,
+  })
+  const reservation = await reserveAgentQuery(access.organizationId)
+  let conversationId: string | undefined
+  try {
+    const opened = await openConversation(target, { text: body.query, channel: access.channel })
+    conversationId = opened.conversationId
+    const [history, fragments] = await Promise.all([
+      recentHistory(opened.conversationId, opened.questionId),
+      retrieveFragments({
+        organizationId: access.organizationId,
+        datastoreIds: agent.datastores.map(d => d.datastoreId),
+        query: body.query,
+        filters: body.filters,
+        signal,
+      }),
+    ])
+    return {
+      model,
+      prompt: assemblePrompt({ query: body.query, fragments, history, settings: promptSettings(body, agent) }),
+      settings: modelSettings(body, agent),
+      reservation,
+      conversationId: opened.conversationId,
+      visitorId: opened.visitorId,
+      sources: fragments.map(toAnswerSource),
+    }
+  } catch (error) {
+    // the model was never asked: the query does not count, and the stored question says why it has no answer
+    await settleFailure({ reservation, conversationId, sources: [] }, '', error instanceof Error ? error.message : String(error))
+    throw error
+  }
+}
+
+/** The body's prompts, else the agent's. */
+function promptSettings(body: AgentQuery, agent: AgentWithDatastores): PromptSettings {
+  return {
+    systemPrompt: body.systemPrompt ?? agent.systemPrompt,
+    userPrompt: body.userPrompt ?? agent.userPrompt,
+    promptType: body.promptType ?? agent.promptType,
+    promptTemplate: body.promptTemplate ?? agent.promptTemplate,
+  }
+}
+
+function modelSettings(body: AgentQuery, agent: AgentWithDatastores): PreparedQuery['settings'] {
+  return {
+    temperature: body.temperature ?? agent.temperature,
+    topP: body.topP,
+    maxOutputTokens: body.maxTokens,
+    presencePenalty: body.presencePenalty,
+    frequencyPenalty: body.frequencyPenalty,
+  }
+}
+
+function toAnswerSource(f: Fragment): AnswerSource {
+  return { text: f.text, score: f.score, source: f.source, datasource_id: f.datasource_id, datasource_name: f.datasource_name }
+}

@@ -1,0 +1,110 @@
+// The answer of an agent query (spec §4.2, §6; DESIGN.md §7) and the events a streamed one is made of. One
+// vocabulary for the server that writes the stream and for every client that reads it (the dashboard's chat, the
+// tests, the benchmark): an event is spelled on the wire here and nowhere else.
+
+/** A source as stored with an answer and returned to callers: the spec's fragment fields. */
+export interface AnswerSource {
+  text: string
+  score: number
+  source: string
+  datasource_id: string
+  datasource_name: string
+}
+
+/** The non-streaming answer; a stream's `endpoint_response` carries the same object. */
+export interface AgentAnswer {
+  answer: string
+  conversationId: string
+  visitorId: string
+  sources: AnswerSource[]
+  messageId: string
+}
+
+export type AnswerEvent =
+  /** A piece of the answer's text; the pieces concatenate to the answer. */
+  | { type: 'answer'; text: string }
+  /** The whole answer, once it is stored. */
+  | { type: 'endpoint_response'; answer: AgentAnswer }
+  /** The end of a stream that answered. */
+  | { type: 'done' }
+  /**
+   * The end of a stream that failed. `cause` is the server's own account of the failure (a ModelTimeout, a
+   * ModelFailed, a storage error): it is not sent, so a decoded event has none.
+   */
+  | { type: 'error'; message: string; cause?: Error }
+
+/** One server-sent event (https://html.spec.whatwg.org/multipage/server-sent-events.html). */
+export interface SseEvent {
+  /** The event name; omitted for the default ("message") event, as the [DONE] and [ERROR] markers are sent. */
+  event?: string
+  data: string
+}
+
+const LINE_BREAK = /\r\n|\r|\n/
+
+/**
+ * The event's lines. A field value cannot hold a line break, so data with line breaks is sent as several `data:`
+ * lines, which a conforming client joins back with "\n".
+ */
+export function encodeSseEvent({ event, data }: SseEvent): string {
+  let out = ''
+  if (event !== undefined) {
+    if (LINE_BREAK.test(event)) throw new Error('An SSE event name cannot contain a line break')
+    out += `event: ${event}\n`
+  }
+  // "data: " then the line: the parser removes exactly one space after the colon, so leading spaces survive
+  for (const line of data.split(LINE_BREAK)) out += `data: ${line}\n`
+  return `${out}\n`
+}
+
+const DONE = '[DONE]'
+const ERROR = '[ERROR]'
+
+/** The default branch of an exhaustive switch over events: a member left out is a compile error there. */
+export function unreachable(value: never): never {
+  throw new Error(`Unhandled answer event: ${JSON.stringify(value)}`)
+}
+
+/** The event as sent: named events for the answer and the response, data markers for the end. */
+function toSseEvent(event: AnswerEvent): SseEvent {
+  switch (event.type) {
+    case 'answer':
+      return { event: 'answer', data: event.text }
+    case 'endpoint_response':
+      return { event: 'endpoint_response', data: JSON.stringify(event.answer) }
+    case 'done':
+      return { data: DONE }
+    case 'error':
+      return { data: `${ERROR} ${event.message}` }
+    default:
+      return unreachable(event)
+  }
+}
+
+export function encodeAnswerEvent(event: AnswerEvent): string {
+  return encodeSseEvent(toSseEvent(event))
+}
+
+type NamedEvent = Exclude<AnswerEvent, { type: 'done' | 'error' }>
+
+// How the data of each named event is read back; the compiler asks for an entry for every named member of the union
+const READ: { [T in NamedEvent['type']]: (data: string) => Extract<AnswerEvent, { type: T }> } = {
+  answer: text => ({ type: 'answer', text }),
+  // throws a SyntaxError when the data is not JSON
+  endpoint_response: data => ({ type: 'endpoint_response', answer: JSON.parse(data) as AgentAnswer }),
+}
+
+const isNamed = (name: string): name is NamedEvent['type'] => Object.hasOwn(READ, name)
+
+/**
+ * The answer event an SSE event stands for, or null for one this client does not know (a newer server's), which
+ * the client then ignores. Throws a SyntaxError for an `endpoint_response` whose data is not JSON.
+ */
+export function decodeAnswerEvent({ event, data }: SseEvent): AnswerEvent | null {
+  if (event === undefined || event === '' || event === 'message') {
+    if (data === DONE) return { type: 'done' }
+    if (data.startsWith(ERROR)) return { type: 'error', message: data.slice(ERROR.length).trim() }
+    return null
+  }
+  return isNamed(event) ? READ[event](data) : null
+}
