@@ -28,14 +28,14 @@ const ConfigSchema = z.object({
   LIMIT_AGENT_QUERIES: positiveInt.default(10_000),
   LIMIT_PUBLIC_QUERIES_PER_MINUTE: positiveInt.default(20),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
-  // ingestion (issue 3, lib/ingest): job leases and retries, the web fetcher's bounds
+  // ingestion (lib/ingest): job leases and retries, the web fetcher's bounds
   WORKER_LEASE_SECONDS: positiveInt.default(300),
   WORKER_MAX_ATTEMPTS: positiveInt.default(3),
   WORKER_RETRY_BASE_SECONDS: positiveInt.default(30),
   CRAWLER_TIMEOUT_SECONDS: positiveInt.default(15),
   CRAWLER_MAX_PAGE_MB: positiveInt.default(5),
   CRAWLER_CONCURRENCY_PER_HOST: positiveInt.default(2),
-  // agents (issue 4): how long the model may stay silent, history sent to it, fragments retrieved per query
+  // agents (lib/agents): how long the model may stay silent, history sent to it, fragments retrieved per query
   AGENT_MODEL_TIMEOUT_SECONDS: positiveInt.default(60),
   AGENT_HISTORY_TOKENS: z.coerce.number().int().min(0).default(2000),
   AGENT_TOP_K: positiveInt.default(5),
@@ -65,8 +65,4 @@ export function config(): Config {
 
 export function dataDir(): string {
   return path.resolve(config().DATA_DIR)
-}
-
-export function databaseKind(): 'pglite' | 'postgres' {
-  return config().DATABASE_URL ? 'postgres' : 'pglite'
 }

@@ -1,7 +1,7 @@
 // `npm run keys -- create --name NAME | list | revoke ID [--org ORG_ID]`: manage API keys from a shell.
 // With the embedded database the service must be stopped first (one process per DATA_DIR).
 import { createApiKey, listApiKeys, revokeApiKey } from '@/lib/auth/api-keys'
-import type { TenantContext } from '@/lib/auth/tenant'
+import type { TenantContext } from '@/lib/domain/tenant'
 import { getDatabase } from '@/lib/db/client'
 
 function usage(): never {

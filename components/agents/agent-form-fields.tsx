@@ -2,19 +2,20 @@
 
 import * as React from 'react'
 import Link from 'next/link'
-import { AlertCircle, Database } from 'lucide-react'
+import { AlertCircle, ChevronDown, Database } from 'lucide-react'
 import { ApiError, errorMessage } from '@/components/api-client'
 import { useDatastores } from '@/components/datastores/datastores-table'
+import { FormField } from '@/components/layout/form-field'
 import { Button } from '@/components/ui/button'
 import { Checkbox } from '@/components/ui/checkbox'
 import { Label } from '@/components/ui/label'
-import { SelectItem } from '@/components/ui/select'
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select'
 import { cn } from '@/lib/utils'
-import type { AgentFormErrors } from './agent-form-schema'
+import type { AgentFormErrors, AgentFormValues } from './agent-form-schema'
 import { MODEL_LABELS, type AgentModelName } from './types'
 
 // The small pieces of the agent form: field messages and hints, the server's field errors, the model options, the
-// datastore picker.
+// datastore picker, the deprecated prompt settings.
 
 export function FieldError({ id, message }: { id: string; message?: string }) {
   if (!message) return null
@@ -94,11 +95,63 @@ export function DatastorePicker({
             <Checkbox id={id} checked={checked} onCheckedChange={v => onChange(v ? [...value, ds.id] : value.filter(x => x !== ds.id))} />
             <Label htmlFor={id} className="min-w-0 flex-1 cursor-pointer font-normal">
               <span className="truncate font-medium">{ds.name}</span>
-              {ds.nbChunks !== undefined && <span className="ml-auto shrink-0 text-xs text-muted-foreground">{ds.nbChunks.toLocaleString()} chunks</span>}
+              <span className="ml-auto shrink-0 text-xs text-muted-foreground">{ds.nbChunks.toLocaleString()} chunks</span>
             </Label>
           </div>
         )
       })}
+    </div>
+  )
+}
+
+type PromptType = AgentFormValues['promptType']
+
+/** The collapsible promptType and promptTemplate (`children`: its field), kept for clients of the older API. */
+export function DeprecatedPromptSettings({
+  defaultOpen,
+  promptType,
+  onPromptTypeChange,
+  children,
+}: {
+  defaultOpen: boolean
+  promptType: PromptType
+  onPromptTypeChange: (value: PromptType) => void
+  children: React.ReactNode
+}) {
+  const [open, setOpen] = React.useState(defaultOpen)
+  return (
+    <div className="rounded-lg border">
+      <button
+        type="button"
+        className="flex w-full items-center justify-between gap-2 rounded-lg px-3 py-2 text-left text-sm font-medium outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
+        aria-expanded={open}
+        aria-controls="agent-legacy"
+        onClick={() => setOpen(o => !o)}
+      >
+        Deprecated prompt settings
+        <ChevronDown className={cn('size-4 transition-transform', open && 'rotate-180')} aria-hidden />
+      </button>
+      {open && (
+        <div id="agent-legacy" className="grid gap-4 border-t px-3 py-3">
+          <Hint>
+            Kept for clients of the older API: <Code>promptType</Code> and <Code>promptTemplate</Code>. The system and user
+            prompts above take precedence.
+          </Hint>
+          <FormField id="agent-promptType" label="Prompt type">
+            <Select value={promptType || 'none'} onValueChange={v => onPromptTypeChange(v === 'none' ? '' : (v as PromptType))}>
+              <SelectTrigger id="agent-promptType" className="w-full sm:w-64">
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                <SelectItem value="none">None</SelectItem>
+                <SelectItem value="customer_support">Customer support</SelectItem>
+                <SelectItem value="raw">Raw (the template is the user prompt)</SelectItem>
+              </SelectContent>
+            </Select>
+          </FormField>
+          {children}
+        </div>
+      )}
     </div>
   )
 }

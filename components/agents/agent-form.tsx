@@ -3,21 +3,19 @@
 import * as React from 'react'
 import Link from 'next/link'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { ChevronDown } from 'lucide-react'
 import { toast } from 'sonner'
-import { apiFetch, errorMessage } from '@/components/api-client'
+import { errorMessage } from '@/components/api-client'
 import { FormAlert, FormField } from '@/components/layout/form-field'
 import { PendingButton } from '@/components/layout/pending-button'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select'
+import { Select, SelectContent, SelectTrigger, SelectValue } from '@/components/ui/select'
 import { Slider } from '@/components/ui/slider'
 import { Switch } from '@/components/ui/switch'
 import { Textarea } from '@/components/ui/textarea'
-import { cn } from '@/lib/utils'
-import { Code, DatastorePicker, FieldError, fieldErrorsOf, Hint, ModelItems } from './agent-form-fields'
+import { Code, DatastorePicker, DeprecatedPromptSettings, FieldError, fieldErrorsOf, Hint, ModelItems } from './agent-form-fields'
 import {
   DESCRIPTION_MAX,
   PROMPT_MAX,
@@ -26,6 +24,7 @@ import {
   type AgentFormErrors,
   type AgentFormValues,
 } from './agent-form-schema'
+import { createAgent, updateAgent, type AgentBody } from './agents-api'
 import { AGENT_MODEL_NAMES, agentQueryKey, agentsQueryKey, type Agent } from './types'
 
 type TextField = 'name' | 'description' | 'systemPrompt' | 'userPrompt' | 'promptTemplate'
@@ -47,14 +46,10 @@ export function AgentForm({
   const [values, setValues] = React.useState(initialValues)
   const [errors, setErrors] = React.useState<AgentFormErrors>({})
   const [submitted, setSubmitted] = React.useState(false)
-  const [legacyOpen, setLegacyOpen] = React.useState(!!(initialValues.promptType || initialValues.promptTemplate))
   const queryClient = useQueryClient()
 
   const save = useMutation({
-    mutationFn: (body: ReturnType<typeof toAgentBody>) =>
-      agent
-        ? apiFetch<Agent>(`/api/agents/${encodeURIComponent(agent.id)}`, { method: 'PATCH', json: body })
-        : apiFetch<Agent>('/api/agents', { method: 'POST', json: body }),
+    mutationFn: (body: AgentBody) => (agent ? updateAgent(agent.id, body) : createAgent(body)),
     onSuccess: saved => {
       queryClient.setQueryData(agentQueryKey(saved.id), saved)
       void queryClient.invalidateQueries({ queryKey: agentsQueryKey, exact: true })
@@ -209,42 +204,16 @@ export function AgentForm({
             {fieldError('userPrompt')}
           </FormField>
 
-          <div className="rounded-lg border">
-            <button
-              type="button"
-              className="flex w-full items-center justify-between gap-2 rounded-lg px-3 py-2 text-left text-sm font-medium outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
-              aria-expanded={legacyOpen}
-              aria-controls="agent-legacy"
-              onClick={() => setLegacyOpen(o => !o)}
-            >
-              Deprecated prompt settings
-              <ChevronDown className={cn('size-4 transition-transform', legacyOpen && 'rotate-180')} aria-hidden />
-            </button>
-            {legacyOpen && (
-              <div id="agent-legacy" className="grid gap-4 border-t px-3 py-3">
-                <Hint>
-                  Kept for clients of the older API: <Code>promptType</Code> and <Code>promptTemplate</Code>. The system and
-                  user prompts above take precedence.
-                </Hint>
-                <FormField id="agent-promptType" label="Prompt type">
-                  <Select value={values.promptType || 'none'} onValueChange={v => set('promptType', v === 'none' ? '' : (v as 'raw' | 'customer_support'))}>
-                    <SelectTrigger id="agent-promptType" className="w-full sm:w-64">
-                      <SelectValue />
-                    </SelectTrigger>
-                    <SelectContent>
-                      <SelectItem value="none">None</SelectItem>
-                      <SelectItem value="customer_support">Customer support</SelectItem>
-                      <SelectItem value="raw">Raw (the template is the user prompt)</SelectItem>
-                    </SelectContent>
-                  </Select>
-                </FormField>
-                <FormField id="agent-promptTemplate" label="Prompt template">
-                  <Textarea {...textControl('promptTemplate')} rows={3} className={PROMPT_CLASS} />
-                  {fieldError('promptTemplate')}
-                </FormField>
-              </div>
-            )}
-          </div>
+          <DeprecatedPromptSettings
+            defaultOpen={!!(initialValues.promptType || initialValues.promptTemplate)}
+            promptType={values.promptType}
+            onPromptTypeChange={v => set('promptType', v)}
+          >
+            <FormField id="agent-promptTemplate" label="Prompt template">
+              <Textarea {...textControl('promptTemplate')} rows={3} className={PROMPT_CLASS} />
+              {fieldError('promptTemplate')}
+            </FormField>
+          </DeprecatedPromptSettings>
         </CardContent>
       </Card>
 

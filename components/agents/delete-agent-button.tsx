@@ -5,9 +5,10 @@ import { useRouter } from 'next/navigation'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { Trash2 } from 'lucide-react'
 import { toast } from 'sonner'
-import { apiFetch, errorMessage } from '@/components/api-client'
+import { errorMessage } from '@/components/api-client'
 import { ConfirmActionButton, DeleteIconButton } from '@/components/layout/confirm-action-button'
 import { Button } from '@/components/ui/button'
+import { deleteAgent } from './agents-api'
 import { agentQueryKey, agentsQueryKey, type Agent } from './types'
 
 /** Deletes an agent after a confirmation; `compact` is the icon button of a table row. */
@@ -16,8 +17,7 @@ export function DeleteAgentButton({ agent, compact = false, redirectTo }: { agen
   const queryClient = useQueryClient()
   const router = useRouter()
   const remove = useMutation({
-    // spec §4.4: the body is an empty object
-    mutationFn: () => apiFetch<Agent>(`/api/agents/${encodeURIComponent(agent.id)}`, { method: 'DELETE', json: {} }),
+    mutationFn: () => deleteAgent(agent.id),
     onSuccess: () => {
       setOpen(false)
       toast.success(`Deleted “${agent.name}”`)

@@ -1,13 +1,13 @@
 'use client'
 
 import { useQuery } from '@tanstack/react-query'
-import { apiFetch } from '@/components/api-client'
-import { agentQueryKey, agentsQueryKey, type Agent } from './types'
+import { getAgent, listAgents } from './agents-api'
+import { agentQueryKey, agentsQueryKey } from './types'
 
 export function useAgents() {
-  return useQuery({ queryKey: agentsQueryKey, queryFn: () => apiFetch<Agent[]>('/api/agents') })
+  return useQuery({ queryKey: agentsQueryKey, queryFn: listAgents })
 }
 
 export function useAgent(id: string) {
-  return useQuery({ queryKey: agentQueryKey(id), queryFn: () => apiFetch<Agent>(`/api/agents/${encodeURIComponent(id)}`) })
+  return useQuery({ queryKey: agentQueryKey(id), queryFn: () => getAgent(id) })
 }

@@ -2,7 +2,6 @@
 
 import { useQuery } from '@tanstack/react-query'
 import { KeyRound } from 'lucide-react'
-import { apiFetch } from '@/components/api-client'
 import { EmptyState } from '@/components/layout/empty-state'
 import { PageHeader } from '@/components/layout/page-header'
 import { useErrorToast } from '@/components/layout/query-states'
@@ -10,12 +9,13 @@ import { QueryTable } from '@/components/layout/query-table'
 import { Timestamp } from '@/components/layout/timestamp'
 import { Badge } from '@/components/ui/badge'
 import { TableCell, TableRow } from '@/components/ui/table'
+import { listApiKeys } from './api-keys-api'
 import { CreateApiKeyDialog } from './create-api-key-dialog'
 import { RevokeApiKeyButton } from './revoke-api-key-button'
-import { apiKeysQueryKey, type ApiKey } from './types'
+import { apiKeysQueryKey } from './types'
 
 export function ApiKeysView() {
-  const query = useQuery({ queryKey: apiKeysQueryKey, queryFn: () => apiFetch<ApiKey[]>('/api/api-keys') })
+  const query = useQuery({ queryKey: apiKeysQueryKey, queryFn: listApiKeys })
   useErrorToast(query.error, 'api-keys-error', 'API keys')
 
   return (

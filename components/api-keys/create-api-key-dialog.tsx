@@ -4,7 +4,6 @@ import * as React from 'react'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { Check, Copy, TriangleAlert } from 'lucide-react'
 import { toast } from 'sonner'
-import { apiFetch } from '@/components/api-client'
 import { copyToClipboard } from '@/components/copy-button'
 import { closeUnlessPending, CreateDialog } from '@/components/layout/create-dialog'
 import { FormField } from '@/components/layout/form-field'
@@ -12,6 +11,7 @@ import { Button } from '@/components/ui/button'
 import { DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
+import { createApiKey } from './api-keys-api'
 import { apiKeysQueryKey, type CreatedApiKey } from './types'
 
 function SecretStep({ created, onDone }: { created: CreatedApiKey; onDone: () => void }) {
@@ -77,7 +77,7 @@ export function CreateApiKeyDialog() {
   const queryClient = useQueryClient()
 
   const create = useMutation({
-    mutationFn: (keyName: string) => apiFetch<CreatedApiKey>('/api/api-keys', { method: 'POST', json: { name: keyName } }),
+    mutationFn: createApiKey,
     onSuccess: key => {
       setCreated(key)
       void queryClient.invalidateQueries({ queryKey: apiKeysQueryKey })

@@ -4,16 +4,17 @@ import * as React from 'react'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { Trash2 } from 'lucide-react'
 import { toast } from 'sonner'
-import { apiFetch, errorMessage } from '@/components/api-client'
+import { errorMessage } from '@/components/api-client'
 import { ConfirmActionButton } from '@/components/layout/confirm-action-button'
 import { Button } from '@/components/ui/button'
+import { revokeApiKey } from './api-keys-api'
 import { apiKeysQueryKey, type ApiKey } from './types'
 
 export function RevokeApiKeyButton({ apiKey }: { apiKey: ApiKey }) {
   const [open, setOpen] = React.useState(false)
   const queryClient = useQueryClient()
   const revoke = useMutation({
-    mutationFn: () => apiFetch<ApiKey>(`/api/api-keys/${encodeURIComponent(apiKey.id)}`, { method: 'DELETE' }),
+    mutationFn: () => revokeApiKey(apiKey.id),
     onSuccess: () => {
       queryClient.setQueryData<ApiKey[]>(apiKeysQueryKey, keys => keys?.filter(k => k.id !== apiKey.id))
       setOpen(false)

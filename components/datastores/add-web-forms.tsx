@@ -3,13 +3,14 @@
 import * as React from 'react'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { toast } from 'sonner'
-import { apiFetch, errorMessage } from '@/components/api-client'
+import { errorMessage } from '@/components/api-client'
 import { FormAlert, FormField } from '@/components/layout/form-field'
 import { PendingButton } from '@/components/layout/pending-button'
 import { Input } from '@/components/ui/input'
 import { Textarea } from '@/components/ui/textarea'
 import { cn } from '@/lib/utils'
-import { datasourcesQueryKey, type Datasource } from './types'
+import { createWebDatasource, upsertDocuments } from './datastores-api'
+import { datasourcesQueryKey } from './types'
 
 function httpUrlProblem(value: string): string | null {
   const text = value.trim()
@@ -107,11 +108,7 @@ function WebDatasourceForm({
   const [url, setUrl] = React.useState('')
   const [name, setName] = React.useState('')
   const what = type === 'web_page' ? 'Web page' : 'Web site'
-  const send = () =>
-    apiFetch<Datasource>('/api/datasources', {
-      method: 'POST',
-      json: { datastoreId, type, name: name.trim() || undefined, config: { [configKey]: url.trim() } },
-    })
+  const send = () => createWebDatasource({ datastoreId, type, name: name.trim() || undefined, config: { [configKey]: url.trim() } })
   const { problem, create, submit } = useAddContent(datastoreId, what, send, () => {
     setUrl('')
     setName('')
@@ -215,12 +212,7 @@ export function TextForm({ datastoreId }: { datastoreId: string }) {
   const [text, setText] = React.useState('')
   const [source, setSource] = React.useState('')
   const send = () =>
-    apiFetch<{ ids: string[] }>(`/api/datastores/upsert/${encodeURIComponent(datastoreId)}`, {
-      method: 'POST',
-      json: {
-        documents: [{ text, name: name.trim() || undefined, metadata: source.trim() ? { source: source.trim() } : undefined }],
-      },
-    })
+    upsertDocuments(datastoreId, [{ text, name: name.trim() || undefined, metadata: source.trim() ? { source: source.trim() } : undefined }])
   const { problem, create, submit } = useAddContent(datastoreId, 'Text', send, () => {
     setName('')
     setText('')

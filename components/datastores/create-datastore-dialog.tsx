@@ -4,12 +4,12 @@ import * as React from 'react'
 import { useRouter } from 'next/navigation'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { toast } from 'sonner'
-import { apiFetch } from '@/components/api-client'
 import { closeUnlessPending, CreateDialog } from '@/components/layout/create-dialog'
 import { FormField } from '@/components/layout/form-field'
 import { Input } from '@/components/ui/input'
 import { Textarea } from '@/components/ui/textarea'
-import { datastoresQueryKey, type Datastore } from './types'
+import { createDatastore } from './datastores-api'
+import { datastoresQueryKey } from './types'
 
 export function CreateDatastoreDialog() {
   const [open, setOpen] = React.useState(false)
@@ -19,8 +19,7 @@ export function CreateDatastoreDialog() {
   const router = useRouter()
 
   const create = useMutation({
-    mutationFn: () =>
-      apiFetch<Datastore>('/api/datastores', { method: 'POST', json: { name: name.trim(), description: description.trim() || null } }),
+    mutationFn: () => createDatastore({ name: name.trim(), description: description.trim() || null }),
     onSuccess: store => {
       void queryClient.invalidateQueries({ queryKey: datastoresQueryKey })
       toast.success(`Created “${store.name}”`)

@@ -4,10 +4,11 @@ import * as React from 'react'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { Loader2, RefreshCw } from 'lucide-react'
 import { toast } from 'sonner'
-import { apiFetch, errorMessage } from '@/components/api-client'
+import { errorMessage } from '@/components/api-client'
 import { ConfirmActionButton, DeleteIconButton } from '@/components/layout/confirm-action-button'
 import { Button } from '@/components/ui/button'
-import { datasourcesQueryKey, datastoreQueryKey, datastoresQueryKey, type Datasource } from './types'
+import { deleteDatasource, synchDatasource } from './datastores-api'
+import { ACTIVE_STATUSES, datasourcesQueryKey, datastoreQueryKey, datastoresQueryKey, type Datasource } from './types'
 
 function useRefreshDatastore(datastoreId: string) {
   const queryClient = useQueryClient()
@@ -21,12 +22,12 @@ function useRefreshDatastore(datastoreId: string) {
 export function ResyncDatasourceButton({ datasource }: { datasource: Datasource }) {
   const refresh = useRefreshDatastore(datasource.datastoreId)
   const synch = useMutation({
-    mutationFn: () => apiFetch<Datasource>(`/api/datasources/${encodeURIComponent(datasource.id)}/synch`, { method: 'POST' }),
+    mutationFn: () => synchDatasource(datasource.id),
     onSuccess: () => toast.success(`Syncing “${datasource.name}” again`),
     onError: error => toast.error('Could not start the sync', { description: errorMessage(error) }),
     onSettled: refresh,
   })
-  const busy = synch.isPending || datasource.status === 'pending' || datasource.status === 'running'
+  const busy = synch.isPending || ACTIVE_STATUSES.includes(datasource.status)
   return (
     <Button
       variant="ghost"
@@ -46,7 +47,7 @@ export function DeleteDatasourceButton({ datasource }: { datasource: Datasource 
   const [open, setOpen] = React.useState(false)
   const refresh = useRefreshDatastore(datasource.datastoreId)
   const remove = useMutation({
-    mutationFn: () => apiFetch<Datasource>(`/api/datasources/${encodeURIComponent(datasource.id)}`, { method: 'DELETE' }),
+    mutationFn: () => deleteDatasource(datasource.id),
     onSuccess: () => {
       setOpen(false)
       toast.success(`Deleted “${datasource.name}”`)

@@ -1,4 +1,4 @@
-import { CircleAlert, CircleCheck, CircleDashed, Clock, Gauge, Loader2 } from 'lucide-react'
+import { CircleAlert, CircleCheck, CircleDashed, Clock, Gauge, Loader2, type LucideIcon } from 'lucide-react'
 import { cn } from '@/lib/utils'
 import { STATUS_LABELS, type DatasourceStatus } from './types'
 
@@ -11,14 +11,14 @@ const STYLES: Record<DatasourceStatus, string> = {
   usage_limit_reached: 'border-amber-200 bg-amber-50 text-amber-900 dark:border-amber-900 dark:bg-amber-950 dark:text-amber-100',
 }
 
-const ICONS = {
+const ICONS: Record<DatasourceStatus, LucideIcon> = {
   unsynched: CircleDashed,
   pending: Clock,
   running: Loader2,
   synched: CircleCheck,
   error: CircleAlert,
   usage_limit_reached: Gauge,
-} as const
+}
 
 /** A datasource's synchronisation status, in words with a colour and an icon (never colour alone). */
 export function DatasourceStatusBadge({ status, className }: { status: DatasourceStatus; className?: string }) {

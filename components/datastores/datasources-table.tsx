@@ -2,19 +2,15 @@
 
 import * as React from 'react'
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query'
-import { ChevronDown, ChevronRight, FileText, Globe, Link2, ListFilter, Loader2, Type } from 'lucide-react'
-import { apiFetch } from '@/components/api-client'
+import { FileText, ListFilter, Loader2 } from 'lucide-react'
 import { EmptyState } from '@/components/layout/empty-state'
 import { PendingButton } from '@/components/layout/pending-button'
 import { useErrorToast } from '@/components/layout/query-states'
 import { QueryTable } from '@/components/layout/query-table'
-import { Timestamp } from '@/components/layout/timestamp'
 import { Label } from '@/components/ui/label'
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select'
-import { TableCell, TableRow } from '@/components/ui/table'
-import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip'
-import { DeleteDatasourceButton, ResyncDatasourceButton } from './datasource-actions'
-import { DatasourceStatusBadge } from './datasource-status-badge'
+import { DatasourceRow } from './datasource-row'
+import { listDatasources } from './datastores-api'
 import {
   ACTIVE_STATUSES,
   DATASOURCE_STATUSES,
@@ -24,8 +20,6 @@ import {
   datastoresQueryKey,
   STATUS_LABELS,
   TYPE_LABELS,
-  type Datasource,
-  type DatasourcePage,
   type DatasourceStatus,
   type DatasourceType,
 } from './types'
@@ -34,104 +28,7 @@ import {
 export const LIVE_REFRESH_MS = 1500
 const PAGE_SIZE = 50
 
-const TYPE_ICONS = { file: FileText, web_page: Link2, web_site: Globe, text: Type } as const
-
 const ALL = 'all'
-
-function sourceOf(ds: Datasource): string | null {
-  const c = ds.config ?? {}
-  const value = c.source_url ?? c.sitemap ?? (ds.metadata?.source as unknown)
-  return typeof value === 'string' ? value : null
-}
-
-function isHttp(url: string) {
-  return /^https?:\/\//i.test(url)
-}
-
-function ErrorReason({ datasource, expanded, onToggle }: { datasource: Datasource; expanded: boolean; onToggle: () => void }) {
-  const badge = <DatasourceStatusBadge status={datasource.status} />
-  if (!datasource.errorMessage) return badge
-  return (
-    <Tooltip>
-      <TooltipTrigger asChild>
-        <button
-          type="button"
-          onClick={onToggle}
-          aria-expanded={expanded}
-          aria-label={`${STATUS_LABELS[datasource.status]}: ${expanded ? 'hide' : 'show'} the reason`}
-          className="inline-flex items-center gap-0.5 rounded-md outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
-        >
-          {badge}
-          {expanded ? <ChevronDown className="size-3.5 text-muted-foreground" aria-hidden /> : <ChevronRight className="size-3.5 text-muted-foreground" aria-hidden />}
-        </button>
-      </TooltipTrigger>
-      <TooltipContent side="top">{datasource.errorMessage}</TooltipContent>
-    </Tooltip>
-  )
-}
-
-function DatasourceRow({ ds, siteName }: { ds: Datasource; siteName?: string }) {
-  const [expanded, setExpanded] = React.useState(false)
-  const Icon = TYPE_ICONS[ds.type] ?? FileText
-  const source = sourceOf(ds)
-  return (
-    <>
-      <TableRow data-testid="datasource-row" data-status={ds.status} data-name={ds.name}>
-        <TableCell className="max-w-[18rem] py-2.5 pl-4 whitespace-normal">
-          <div className="flex items-start gap-2">
-            <Icon className="mt-0.5 size-4 shrink-0 text-muted-foreground" aria-hidden />
-            <div className="min-w-0">
-              <div className="font-medium break-words" data-testid="datasource-name">
-                {ds.name}
-              </div>
-              {source && source !== ds.name && (
-                <div className="truncate text-xs text-muted-foreground" title={source}>
-                  {isHttp(source) ? (
-                    <a href={source} target="_blank" rel="noopener noreferrer" className="underline-offset-4 hover:underline">
-                      {source}
-                    </a>
-                  ) : (
-                    source
-                  )}
-                </div>
-              )}
-              {siteName && <div className="text-xs text-muted-foreground">Page of {siteName}</div>}
-              {ds.custom_id && (
-                <div className="text-xs text-muted-foreground">
-                  custom_id <code className="font-mono">{ds.custom_id}</code>
-                </div>
-              )}
-            </div>
-          </div>
-        </TableCell>
-        <TableCell className="hidden text-muted-foreground md:table-cell">{TYPE_LABELS[ds.type] ?? ds.type}</TableCell>
-        <TableCell>
-          <ErrorReason datasource={ds} expanded={expanded} onToggle={() => setExpanded(e => !e)} />
-        </TableCell>
-        <TableCell className="hidden text-right tabular-nums sm:table-cell">{ds.nbChunks.toLocaleString()}</TableCell>
-        <TableCell className="hidden text-right tabular-nums lg:table-cell">{ds.nbTokens.toLocaleString()}</TableCell>
-        <TableCell className="hidden text-muted-foreground lg:table-cell">
-          {ds.lastSynch ? <Timestamp iso={ds.lastSynch} relative /> : 'never'}
-        </TableCell>
-        <TableCell className="pr-2 text-right sm:pr-3">
-          <div className="flex justify-end gap-0.5">
-            <ResyncDatasourceButton datasource={ds} />
-            <DeleteDatasourceButton datasource={ds} />
-          </div>
-        </TableCell>
-      </TableRow>
-      {expanded && ds.errorMessage && (
-        <TableRow className="bg-muted/30 hover:bg-muted/30">
-          <TableCell colSpan={7} className="py-2 pl-10 whitespace-normal">
-            <p role="note" className="text-sm text-destructive" data-testid="datasource-error">
-              {ds.errorMessage}
-            </p>
-          </TableCell>
-        </TableRow>
-      )}
-    </>
-  )
-}
 
 function FilterSelect<T extends string>({
   id,
@@ -180,13 +77,12 @@ export function DatasourcesTable({ datastoreId }: { datastoreId: string }) {
   const query = useInfiniteQuery({
     queryKey: [...datasourcesQueryKey(datastoreId), { status, type }],
     initialPageParam: null as string | null,
-    queryFn: ({ pageParam, signal }) => {
-      const params = new URLSearchParams({ limit: String(PAGE_SIZE) })
-      if (status !== ALL) params.set('status', status)
-      if (type !== ALL) params.set('type', type)
-      if (pageParam) params.set('cursor', pageParam)
-      return apiFetch<DatasourcePage>(`/api/datastores/${encodeURIComponent(datastoreId)}/datasources?${params}`, { signal })
-    },
+    queryFn: ({ pageParam, signal }) =>
+      listDatasources(
+        datastoreId,
+        { limit: PAGE_SIZE, status: status === ALL ? undefined : status, type: type === ALL ? undefined : type, cursor: pageParam },
+        signal,
+      ),
     getNextPageParam: last => last.nextCursor,
     refetchInterval: q => {
       const pages = q.state.data?.pages ?? []

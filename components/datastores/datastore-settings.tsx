@@ -5,7 +5,7 @@ import { useRouter } from 'next/navigation'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { Trash2 } from 'lucide-react'
 import { toast } from 'sonner'
-import { apiFetch, errorMessage } from '@/components/api-client'
+import { errorMessage } from '@/components/api-client'
 import { ConfirmActionButton } from '@/components/layout/confirm-action-button'
 import { FormAlert, FormField } from '@/components/layout/form-field'
 import { PendingButton } from '@/components/layout/pending-button'
@@ -13,14 +13,19 @@ import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card'
 import { Input } from '@/components/ui/input'
 import { Textarea } from '@/components/ui/textarea'
+import { CHUNK_OVERLAP_RANGE, CHUNK_SIZE_RANGE } from '@/lib/domain/limits'
+import { deleteDatastore, updateDatastore, type DatastoreFields } from './datastores-api'
 import { datastoreQueryKey, datastoresQueryKey, type Datastore } from './types'
+
+/** A whole number within `range`. */
+const inRange = (n: number, range: { min: number; max: number }) => Number.isInteger(n) && n >= range.min && n <= range.max
 
 function DeleteDatastore({ datastore }: { datastore: Datastore }) {
   const [open, setOpen] = React.useState(false)
   const router = useRouter()
   const queryClient = useQueryClient()
   const remove = useMutation({
-    mutationFn: () => apiFetch<Datastore>(`/api/datastores/${encodeURIComponent(datastore.id)}`, { method: 'DELETE' }),
+    mutationFn: () => deleteDatastore(datastore.id),
     onSuccess: () => {
       toast.success(`Deleted “${datastore.name}”`)
       queryClient.removeQueries({ queryKey: datastoreQueryKey(datastore.id) })
@@ -51,12 +56,12 @@ export function DatastoreSettings({ datastore }: { datastore: Datastore }) {
   const queryClient = useQueryClient()
   const [name, setName] = React.useState(datastore.name)
   const [description, setDescription] = React.useState(datastore.description ?? '')
-  const [chunkSize, setChunkSize] = React.useState(String(datastore.chunkSize ?? 512))
-  const [chunkOverlap, setChunkOverlap] = React.useState(String(datastore.chunkOverlap ?? 64))
+  const [chunkSize, setChunkSize] = React.useState(String(datastore.chunkSize))
+  const [chunkOverlap, setChunkOverlap] = React.useState(String(datastore.chunkOverlap))
   const [problem, setProblem] = React.useState<string | null>(null)
 
   const save = useMutation({
-    mutationFn: (body: unknown) => apiFetch<Datastore>(`/api/datastores/${encodeURIComponent(datastore.id)}`, { method: 'PATCH', json: body }),
+    mutationFn: (body: DatastoreFields) => updateDatastore(datastore.id, body),
     onSuccess: updated => {
       queryClient.setQueryData(datastoreQueryKey(datastore.id), updated)
       void queryClient.invalidateQueries({ queryKey: datastoresQueryKey, exact: true })
@@ -69,8 +74,8 @@ export function DatastoreSettings({ datastore }: { datastore: Datastore }) {
     const size = Number(chunkSize)
     const overlap = Number(chunkOverlap)
     if (!name.trim()) return setProblem('Give the datastore a name')
-    if (!Number.isInteger(size) || size < 64 || size > 4096) return setProblem('Chunk size must be a whole number from 64 to 4096 tokens')
-    if (!Number.isInteger(overlap) || overlap < 0 || overlap > 1024) return setProblem('Overlap must be a whole number from 0 to 1024 tokens')
+    if (!inRange(size, CHUNK_SIZE_RANGE)) return setProblem(`Chunk size must be a whole number from ${CHUNK_SIZE_RANGE.min} to ${CHUNK_SIZE_RANGE.max} tokens`)
+    if (!inRange(overlap, CHUNK_OVERLAP_RANGE)) return setProblem(`Overlap must be a whole number from ${CHUNK_OVERLAP_RANGE.min} to ${CHUNK_OVERLAP_RANGE.max} tokens`)
     if (overlap >= size) return setProblem('Overlap must be smaller than the chunk size')
     setProblem(null)
     save.mutate({ name: name.trim(), description: description.trim() || null, chunkSize: size, chunkOverlap: overlap })
@@ -95,10 +100,10 @@ export function DatastoreSettings({ datastore }: { datastore: Datastore }) {
             </FormField>
             <div className="grid gap-4 sm:grid-cols-2">
               <FormField id="ds-settings-chunk-size" label="Chunk size (tokens)">
-                <Input id="ds-settings-chunk-size" type="number" min={64} max={4096} value={chunkSize} onChange={e => setChunkSize(e.target.value)} />
+                <Input id="ds-settings-chunk-size" type="number" min={CHUNK_SIZE_RANGE.min} max={CHUNK_SIZE_RANGE.max} value={chunkSize} onChange={e => setChunkSize(e.target.value)} />
               </FormField>
               <FormField id="ds-settings-chunk-overlap" label="Overlap (tokens)">
-                <Input id="ds-settings-chunk-overlap" type="number" min={0} max={1024} value={chunkOverlap} onChange={e => setChunkOverlap(e.target.value)} />
+                <Input id="ds-settings-chunk-overlap" type="number" min={CHUNK_OVERLAP_RANGE.min} max={CHUNK_OVERLAP_RANGE.max} value={chunkOverlap} onChange={e => setChunkOverlap(e.target.value)} />
               </FormField>
             </div>
             <FormAlert message={message} />

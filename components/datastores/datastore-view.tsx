@@ -2,7 +2,6 @@
 
 import { useQuery } from '@tanstack/react-query'
 import { DatabaseZap } from 'lucide-react'
-import { apiFetch } from '@/components/api-client'
 import { countOf } from '@/components/format'
 import { DetailFrame, DetailTitle } from '@/components/layout/detail-frame'
 import { VisibilityBadge } from '@/components/layout/visibility-badge'
@@ -11,14 +10,12 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { AddContent } from './add-content'
 import { DatasourcesTable } from './datasources-table'
 import { DatastoreSettings } from './datastore-settings'
+import { getDatastore } from './datastores-api'
 import { SearchTester } from './search-tester'
-import { datastoreQueryKey, type Datastore } from './types'
+import { datastoreQueryKey } from './types'
 
 export function useDatastore(id: string) {
-  return useQuery({
-    queryKey: datastoreQueryKey(id),
-    queryFn: () => apiFetch<Datastore>(`/api/datastores/${encodeURIComponent(id)}`),
-  })
+  return useQuery({ queryKey: datastoreQueryKey(id), queryFn: () => getDatastore(id) })
 }
 
 export function DatastoreView({ id }: { id: string }) {
@@ -40,7 +37,7 @@ export function DatastoreView({ id }: { id: string }) {
             <VisibilityBadge visibility={store.visibility} />
             <Badge variant="outline">{store.searchMode === 'fulltext' ? 'Full-text search' : 'Hybrid search'}</Badge>
             <span>
-              {countOf(store.nbDatasources ?? 0, 'datasource')} · {countOf(store.nbChunks ?? 0, 'chunk')}
+              {countOf(store.nbDatasources, 'datasource')} · {countOf(store.nbChunks, 'chunk')}
             </span>
           </div>
         )}

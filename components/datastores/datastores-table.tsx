@@ -3,7 +3,6 @@
 import Link from 'next/link'
 import { useQuery } from '@tanstack/react-query'
 import { Database } from 'lucide-react'
-import { apiFetch } from '@/components/api-client'
 import { countOf } from '@/components/format'
 import { EmptyState } from '@/components/layout/empty-state'
 import { useErrorToast } from '@/components/layout/query-states'
@@ -12,15 +11,16 @@ import { Timestamp } from '@/components/layout/timestamp'
 import { VisibilityBadge } from '@/components/layout/visibility-badge'
 import { TableCell, TableRow } from '@/components/ui/table'
 import { CreateDatastoreDialog } from './create-datastore-dialog'
+import { listDatastores } from './datastores-api'
 import { datastoresQueryKey, type Datastore } from './types'
 
 export type { Datastore } from './types'
 export { datastoresQueryKey }
 
-const SEARCH_MODE_LABELS: Record<string, string> = { hybrid: 'Hybrid', fulltext: 'Full text' }
+const SEARCH_MODE_LABELS: Record<Datastore['searchMode'], string> = { hybrid: 'Hybrid', fulltext: 'Full text' }
 
 export function useDatastores() {
-  return useQuery({ queryKey: datastoresQueryKey, queryFn: () => apiFetch<Datastore[]>('/api/datastores') })
+  return useQuery({ queryKey: datastoresQueryKey, queryFn: listDatastores })
 }
 
 export function DatastoresTable() {
@@ -61,15 +61,11 @@ export function DatastoresTable() {
             <VisibilityBadge visibility={ds.visibility} />
           </TableCell>
           <TableCell className="whitespace-normal text-muted-foreground">
-            {ds.nbDatasources === undefined ? '—' : (
-              <>
-                {countOf(ds.nbDatasources, 'source')}
-                <span className="hidden md:inline"> · {countOf(ds.nbChunks ?? 0, 'chunk')}</span>
-              </>
-            )}
+            {countOf(ds.nbDatasources, 'source')}
+            <span className="hidden md:inline"> · {countOf(ds.nbChunks, 'chunk')}</span>
           </TableCell>
           <TableCell className="hidden text-muted-foreground md:table-cell">
-            {ds.searchMode ? (SEARCH_MODE_LABELS[ds.searchMode] ?? ds.searchMode) : '—'}
+            {SEARCH_MODE_LABELS[ds.searchMode] ?? ds.searchMode}
           </TableCell>
           <TableCell className="hidden pr-4 text-muted-foreground sm:table-cell">
             <Timestamp iso={ds.updatedAt} />

@@ -7,10 +7,12 @@ import { CircleAlert, CircleCheck, FileUp, Loader2, Upload, X } from 'lucide-rea
 import { toast } from 'sonner'
 import { errorMessage } from '@/components/api-client'
 import { Button, buttonVariants } from '@/components/ui/button'
+import { useServerLimits } from '@/components/layout/server-limits'
 import { Progress } from '@/components/ui/progress'
 import { cn } from '@/lib/utils'
+import { uploadFile } from './datastores-api'
 import { datasourcesQueryKey } from './types'
-import { ACCEPTED_FILES, ACCEPTED_LABEL, formatBytes, MAX_FILE_BYTES, MAX_FILE_MB, uploadFile } from './upload-files'
+import { ACCEPTED_FILES, ACCEPTED_LABEL, bytesOfMb, formatBytes } from './upload-files'
 
 type UploadState = 'queued' | 'uploading' | 'done' | 'failed' | 'refused'
 
@@ -28,10 +30,10 @@ const PARALLEL_UPLOADS = 3
 
 let nextKey = 0
 
-function refusalReason(rejection: FileRejection): string {
+function refusalReason(rejection: FileRejection, maxFileMb: number): string {
   const codes = rejection.errors.map(e => e.code)
   if (codes.includes('file-invalid-type')) return `Not an accepted type. Accepted: ${ACCEPTED_LABEL}.`
-  if (codes.includes('file-too-large')) return `Larger than ${MAX_FILE_MB} MB.`
+  if (codes.includes('file-too-large')) return `Larger than ${maxFileMb} MB.`
   return rejection.errors.map(e => e.message).join('; ')
 }
 
@@ -50,8 +52,12 @@ const STATE_TEXT: Record<UploadState, string> = {
   refused: 'Refused',
 }
 
-/** Drop many files at once: each is checked (type, size) before it leaves, then uploaded with its own progress. */
+/**
+ * Drop many files at once: each is checked (type, and size against the server's limit) before it leaves, then
+ * uploaded with its own progress.
+ */
 export function FileDropzone({ datastoreId }: { datastoreId: string }) {
+  const { maxFileMb } = useServerLimits()
   const [items, setItems] = React.useState<UploadItem[]>([])
   const files = React.useRef(new Map<string, File>())
   const running = React.useRef(0)
@@ -98,23 +104,23 @@ export function FileDropzone({ datastoreId }: { datastoreId: string }) {
         added.push({ key, name: file.name, size: file.size, state: 'queued', progress: 0 })
       }
       for (const r of rejected) {
-        added.push({ key: `u${nextKey++}`, name: r.file.name, size: r.file.size, state: 'refused', progress: 0, message: refusalReason(r) })
+        added.push({ key: `u${nextKey++}`, name: r.file.name, size: r.file.size, state: 'refused', progress: 0, message: refusalReason(r, maxFileMb) })
       }
       if (rejected.length > 0) {
         toast.error(rejected.length === 1 ? `“${rejected[0].file.name}” was refused` : `${rejected.length} files were refused`, {
-          description: `Accepted: ${ACCEPTED_LABEL}, up to ${MAX_FILE_MB} MB each.`,
+          description: `Accepted: ${ACCEPTED_LABEL}, up to ${maxFileMb} MB each.`,
         })
       }
       setItems(list => [...added, ...list])
       if (accepted.length > 0) pump()
     },
-    [pump],
+    [pump, maxFileMb],
   )
 
   const { getRootProps, getInputProps, isDragActive, isDragReject } = useDropzone({
     onDrop,
     accept: ACCEPTED_FILES,
-    maxSize: MAX_FILE_BYTES,
+    maxSize: bytesOfMb(maxFileMb),
     multiple: true,
     noClick: false,
   })
@@ -146,7 +152,7 @@ export function FileDropzone({ datastoreId }: { datastoreId: string }) {
           {isDragReject ? 'Some of these files are not accepted' : isDragActive ? 'Drop the files to upload them' : 'Drop files here, or click to choose'}
         </p>
         <p id="dropzone-accepted" className="max-w-md text-xs text-muted-foreground">
-          {ACCEPTED_LABEL}. Up to {MAX_FILE_MB} MB each; many at once.
+          {ACCEPTED_LABEL}. Up to {maxFileMb} MB each; many at once.
         </p>
         {/* the whole zone is the button (Enter or Space opens the file chooser); this only looks like one */}
         <span aria-hidden className={cn(buttonVariants({ variant: 'outline', size: 'sm' }), 'mt-1')}>

@@ -3,7 +3,7 @@
 import * as React from 'react'
 import { useMutation, useQuery } from '@tanstack/react-query'
 import { AlertCircle, Info, Loader2, Search, SearchX } from 'lucide-react'
-import { apiFetch, errorMessage } from '@/components/api-client'
+import { errorMessage } from '@/components/api-client'
 import { EmptyState } from '@/components/layout/empty-state'
 import { FormAlert, FormField, Optional } from '@/components/layout/form-field'
 import { Badge } from '@/components/ui/badge'
@@ -11,10 +11,10 @@ import { Button } from '@/components/ui/button'
 import { Checkbox } from '@/components/ui/checkbox'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
+import { MAX_TOP_K } from '@/lib/domain/limits'
 import { DatasourceStatusBadge } from './datasource-status-badge'
-import { datasourcesQueryKey, type Datasource, type DatasourcePage, type Datastore, type Fragment } from './types'
-
-const TOP_K_MAX = 100
+import { listDatasources, queryDatastore, type DatastoreQuery } from './datastores-api'
+import { datasourcesQueryKey, type Datasource, type Datastore, type Fragment } from './types'
 
 function splitList(value: string): string[] {
   return value
@@ -77,19 +77,16 @@ export function SearchTester({ datastore }: { datastore: Datastore }) {
 
   const sources = useQuery({
     queryKey: [...datasourcesQueryKey(datastore.id), 'for-filter'],
-    queryFn: () => apiFetch<DatasourcePage>(`/api/datastores/${encodeURIComponent(datastore.id)}/datasources?limit=200`),
+    queryFn: ({ signal }) => listDatasources(datastore.id, { limit: 200 }, signal),
   })
 
-  const search = useMutation({
-    mutationFn: (body: unknown) =>
-      apiFetch<Fragment[]>(`/api/datastores/${encodeURIComponent(datastore.id)}/query`, { method: 'POST', json: body }),
-  })
+  const search = useMutation({ mutationFn: (body: DatastoreQuery) => queryDatastore(datastore.id, body) })
 
   function onSubmit(e: React.FormEvent) {
     e.preventDefault()
     const k = Number(topK)
     if (!query.trim()) return setProblem('Type what you are looking for')
-    if (!Number.isInteger(k) || k < 1 || k > TOP_K_MAX) return setProblem(`Results must be a whole number from 1 to ${TOP_K_MAX}`)
+    if (!Number.isInteger(k) || k < 1 || k > MAX_TOP_K) return setProblem(`Results must be a whole number from 1 to ${MAX_TOP_K}`)
     setProblem(null)
     const ids = splitList(customIds)
     const filters = ids.length || selected.length ? { ...(ids.length ? { custom_ids: ids } : {}), ...(selected.length ? { datasource_ids: selected } : {}) } : undefined
@@ -117,7 +114,7 @@ export function SearchTester({ datastore }: { datastore: Datastore }) {
             type="number"
             inputMode="numeric"
             min={1}
-            max={TOP_K_MAX}
+            max={MAX_TOP_K}
             step={1}
             value={topK}
             onChange={e => setTopK(e.target.value)}

@@ -1,32 +1,15 @@
-// The datastore and datasource resources as the API answers them (lib/datastores/*-resource.ts). The imports are
-// type-only: erased from the browser bundle, so no server module comes with them.
-import type { DatasourceResource } from '@/lib/datastores/datasource-resource'
-import type { DatasourcePage } from '@/lib/datastores/datasources'
-import type { Fragment } from '@/lib/search/types'
+// The datastore and datasource resources as the API answers them, and the names shown for their vocabularies. Both
+// come from lib/domain (leaf modules, safe in the browser); a new status or type is a compile error until labelled here.
+import type { DatasourceStatus, DatasourceType } from '@/lib/domain/datasources'
+import type { DatasourcePage, DatasourceResource, DatastoreResource, Fragment, QueryFilters } from '@/lib/domain/datastores'
 
-export interface Datastore {
-  id: string
-  name: string
-  description: string | null
-  visibility: 'public' | 'private'
-  /** "fulltext" when the server has no embeddings provider: search then matches words only. */
-  searchMode?: 'hybrid' | 'fulltext'
-  chunkSize?: number
-  chunkOverlap?: number
-  nbDatasources?: number
-  nbChunks?: number
-  createdAt: string
-  updatedAt: string
-}
+export { ACTIVE_STATUSES, DATASOURCE_STATUSES, DATASOURCE_TYPES } from '@/lib/domain/datasources'
 
+export type Datastore = DatastoreResource
 export type Datasource = DatasourceResource
-export type DatasourceStatus = Datasource['status']
-export type DatasourceType = Datasource['type']
-export const DATASOURCE_STATUSES = ['unsynched', 'pending', 'running', 'synched', 'error', 'usage_limit_reached'] as const satisfies readonly DatasourceStatus[]
-export const DATASOURCE_TYPES = ['file', 'web_page', 'web_site', 'text'] as const satisfies readonly DatasourceType[]
 
 /** A page of GET /api/datastores/{id}/datasources; a ranked fragment of POST /api/datastores/{id}/query. */
-export type { DatasourcePage, Fragment }
+export type { DatasourcePage, DatasourceStatus, DatasourceType, Fragment, QueryFilters }
 
 export const STATUS_LABELS: Record<DatasourceStatus, string> = {
   unsynched: 'Not synced',
@@ -43,9 +26,6 @@ export const TYPE_LABELS: Record<DatasourceType, string> = {
   web_site: 'Web site',
   text: 'Text',
 }
-
-/** A datasource in one of these is being worked on: its table keeps refreshing until none is. */
-export const ACTIVE_STATUSES: readonly DatasourceStatus[] = ['pending', 'running']
 
 export const datastoresQueryKey = ['datastores'] as const
 export const datastoreQueryKey = (id: string) => ['datastores', id] as const

@@ -4,14 +4,12 @@ import * as React from 'react'
 import { useQuery } from '@tanstack/react-query'
 import { Bot, Coins, Database, Search } from 'lucide-react'
 import type { LucideIcon } from 'lucide-react'
-import { apiFetch } from '@/components/api-client'
 import { LoadError, loadFailed, useErrorToast } from '@/components/layout/query-states'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Progress } from '@/components/ui/progress'
 import { Skeleton } from '@/components/ui/skeleton'
-// GET /api/usage's body; type-only, so erased from the browser bundle
-import type { UsageReport } from '@/lib/usage/usage-report'
 import { cn } from '@/lib/utils'
+import { getUsage, usageQueryKey } from './usage-api'
 
 const monthName = (month: string) => {
   const [y, m] = month.split('-').map(Number)
@@ -68,7 +66,7 @@ function Meter({ used, limit, ...card }: { icon: LucideIcon; title: string; desc
 }
 
 export function UsageView() {
-  const query = useQuery({ queryKey: ['usage'], queryFn: () => apiFetch<UsageReport>('/api/usage'), refetchInterval: 30_000 })
+  const query = useQuery({ queryKey: usageQueryKey, queryFn: getUsage, refetchInterval: 30_000 })
   useErrorToast(query.error, 'usage-error', 'usage')
 
   if (loadFailed(query)) return <LoadError query={query} />

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { getPrisma } from '@/lib/db/client'
 import { NotFound } from '@/lib/http/errors'
-import type { TenantContext } from './tenant'
+import type { TenantContext } from '@/lib/domain/tenant'
 
 // Secrets look like "ads_" + 43 url-safe characters: the prefix says what it is (and lets secret scanners find
 // leaked keys); the first 12 characters are kept in clear so the UI can tell keys apart.
@@ -72,7 +72,7 @@ export async function revokeApiKey(ctx: TenantContext, id: string): Promise<ApiK
   const key = await prisma.apiKey.findFirst({ where: { id, organizationId: ctx.organizationId } })
   if (!key) throw new NotFound('API key')
   if (key.revokedAt) return toResource(key)
-  return toResource(await prisma.apiKey.update({ where: { id }, data: { revokedAt: new Date() } }))
+  return toResource(await prisma.apiKey.update({ where: { id, organizationId: ctx.organizationId }, data: { revokedAt: new Date() } }))
 }
 
 /** The organization a secret belongs to, or null when it is unknown or revoked. */

@@ -28,7 +28,7 @@ export async function deleteDatasource(ctx: TenantContext, id: string): Promise<
   const ds = await findDatasource(ctx, id)
   const prisma = await getPrisma()
   const children = await prisma.datasource.findMany({ where: { groupId: ds.id }, select: { id: true } })
-  await prisma.datasource.delete({ where: { id: ds.id } })
+  await prisma.datasource.delete({ where: { id: ds.id, organizationId: ctx.organizationId } })
   await removeOriginals([ds.id, ...children.map(c => c.id)])
   // a page of a site: the site's status sums up the pages that remain
   if (ds.groupId) await refreshGroupStatus(ds.groupId)

@@ -86,7 +86,7 @@ export async function updateDatastore(ctx: TenantContext, id: string, patch: Dat
   checkChunking(patch.chunkSize ?? store.chunkSize, patch.chunkOverlap ?? store.chunkOverlap)
   const prisma = await getPrisma()
   const updated = await prisma.datastore.update({
-    where: { id: store.id },
+    where: { id: store.id, organizationId: ctx.organizationId },
     data: {
       name: patch.name,
       description: patch.description,
@@ -104,7 +104,7 @@ export async function deleteDatastore(ctx: TenantContext, id: string): Promise<D
   const resource = await withCounts(store)
   const prisma = await getPrisma()
   const datasources = await prisma.datasource.findMany({ where: { datastoreId: store.id }, select: { id: true } })
-  await prisma.datastore.delete({ where: { id: store.id } })
+  await prisma.datastore.delete({ where: { id: store.id, organizationId: ctx.organizationId } })
   await removeOriginals(datasources.map(d => d.id))
   return resource
 }

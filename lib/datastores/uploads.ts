@@ -2,7 +2,7 @@ import type { TenantContext } from '@/lib/domain/tenant'
 import { config } from '@/lib/config'
 import { getBlobStore, originalKey } from '@/lib/db/blob-store'
 import { getPrisma } from '@/lib/db/client'
-import { IdParam, parseMultipart } from '@/lib/http/body'
+import { IdParam } from '@/lib/http/body'
 import { InvalidRequest, PayloadTooLarge, UnsupportedMediaType } from '@/lib/http/errors'
 import { toDatasourceResource, type DatasourceResource } from './datasource-resource'
 import { findDatastore } from './datastores'
@@ -56,14 +56,14 @@ function cleanFileName(name: string | undefined): string {
 }
 
 /**
- * Reads a file upload: 415 unless multipart (or for a file type outside the accepted eight), 413 past the size
+ * Reads a file upload from the multipart body `readForm` parses (at most maxBytes): 415 unless multipart (or for a file type outside the accepted eight), 413 past the size
  * limit, 400 for a missing or malformed part. `form` says which parts the endpoint requires besides `file`.
  */
-export async function readFileUpload(ctx: TenantContext, req: Request, form: 'datasource' | 'external'): Promise<FileUpload> {
+export async function readFileUpload(ctx: TenantContext, readForm: (maxBytes: number) => Promise<FormData>, form: 'datasource' | 'external'): Promise<FileUpload> {
   const limit = await fileSizeLimitBytes(ctx)
   let body: FormData
   try {
-    body = await parseMultipart(req, limit + MULTIPART_SLACK_BYTES)
+    body = await readForm(limit + MULTIPART_SLACK_BYTES)
   } catch (error) {
     if (error instanceof PayloadTooLarge) throw tooLarge(limit)
     throw error

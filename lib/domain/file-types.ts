@@ -26,6 +26,11 @@ const BY_EXTENSION: Record<string, AcceptedFileType> = {
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 }
 
+/** The file name extensions (without the dot) a file of `type` is recognised by, e.g. ['md', 'markdown']. */
+export function extensionsOf(type: AcceptedFileType): string[] {
+  return Object.keys(BY_EXTENSION).filter(ext => BY_EXTENSION[ext] === type)
+}
+
 // Other names clients use for the same formats
 const ALIASES: Record<string, AcceptedFileType> = {
   'text/x-markdown': 'text/markdown',

@@ -103,7 +103,3 @@ export function countTokens(text: string): number {
 export function encodeTokens(text: string): number[] {
   return encode(text)
 }
-
-export function decodeTokens(tokens: number[]): string {
-  return cl100k().decode(tokens)
-}

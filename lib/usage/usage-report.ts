@@ -1,4 +1,4 @@
-import type { TenantContext } from '@/lib/auth/tenant'
+import type { TenantContext } from '@/lib/domain/tenant'
 import { getPrisma } from '@/lib/db/client'
 import { agentQueryLimit, usageMonth } from './agent-queries'
 import { storedTokens, storedTokensLimit } from './stored-tokens'

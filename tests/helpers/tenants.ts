@@ -1,5 +1,5 @@
 import { createApiKey } from '@/lib/auth/api-keys'
-import type { TenantContext } from '@/lib/auth/tenant'
+import type { TenantContext } from '@/lib/domain/tenant'
 import { getPrisma } from '@/lib/db/client'
 
 export interface TestTenant {

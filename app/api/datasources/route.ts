@@ -2,7 +2,7 @@ import { authenticate } from '@/lib/auth/tenant'
 import { JsonDatasourceBody } from '@/lib/datastores/schemas'
 import { createFileDatasource, readFileUpload } from '@/lib/datastores/uploads'
 import { createJsonDatasource } from '@/lib/datastores/create-datasource'
-import { parseJson } from '@/lib/http/body'
+import { parseJson, parseMultipart } from '@/lib/http/body'
 import { UnsupportedMediaType } from '@/lib/http/errors'
 import { routes } from '@/lib/http/route'
 
@@ -12,7 +12,7 @@ export const { GET, POST, PUT, PATCH, DELETE } = routes({
     const ctx = await authenticate(req)
     const type = req.headers.get('content-type')?.split(';')[0].trim().toLowerCase() ?? null
     if (type === 'multipart/form-data') {
-      const upload = await readFileUpload(ctx, req, 'datasource')
+      const upload = await readFileUpload(ctx, max => parseMultipart(req, max), 'datasource')
       return Response.json(await createFileDatasource(ctx, upload.datastoreId!, upload), { status: 201 })
     }
     if (type === 'application/json') {

@@ -164,51 +164,64 @@ async function requestOnce(url: URL, { maxBytes, timeoutMs, signal }: { maxBytes
           else callback(null, target.address, target.family)
         }) as unknown as net.LookupFunction,
       },
-      response => {
-        const status = response.statusCode ?? 0
-        const [type, ...params] = String(response.headers['content-type'] ?? '').split(';')
-        const contentType = type.trim().toLowerCase()
-        const charset = /charset="?([^";\s]+)/i.exec(params.join(';'))?.[1] ?? null
-        // a redirect's or an error's body is never read: close the connection rather than drain it (a hostile
-        // server can send an endless one, which resume() would keep downloading after the job moved on)
-        if ([301, 302, 303, 307, 308].includes(status)) {
-          response.destroy()
-          return resolve({ status, location: String(response.headers.location ?? ''), contentType, charset, body: Buffer.alloc(0) })
-        }
-        if (status >= 400) {
-          response.destroy()
-          return resolve({ status, contentType, charset, body: Buffer.alloc(0) })
-        }
-        const declared = Number(response.headers['content-length'])
-        if (Number.isFinite(declared) && declared > maxBytes) {
-          request.destroy()
-          return reject(tooLarge(url, maxBytes))
-        }
-        let stream: NodeJS.ReadableStream = response
-        const encoding = String(response.headers['content-encoding'] ?? '').trim().toLowerCase()
-        if (encoding === 'gzip' || encoding === 'x-gzip') stream = response.pipe(zlib.createGunzip())
-        else if (encoding === 'deflate') stream = response.pipe(zlib.createInflate())
-        else if (encoding === 'br') stream = response.pipe(zlib.createBrotliDecompress())
-        const chunks: Buffer[] = []
-        let size = 0
-        stream.on('data', (chunk: Buffer) => {
-          size += chunk.length
-          if (size > maxBytes) {
-            request.destroy()
-            response.destroy()
-            reject(tooLarge(url, maxBytes))
-            return
-          }
-          chunks.push(chunk)
-        })
-        stream.on('error', fail)
-        stream.on('end', () => resolve({ status, contentType, charset, body: Buffer.concat(chunks) }))
-      },
+      response => readResponse(url, response, request, maxBytes, { resolve, reject, fail }),
     )
     request.on('timeout', () => request.destroy(new Error('socket timeout')))
     request.on('error', fail)
     request.end()
   })
+}
+
+interface Settle {
+  resolve: (value: RawResponse) => void
+  reject: (error: unknown) => void
+  fail: (error: unknown) => void
+}
+
+/** The response's status and headers; its body, decompressed, unless it is a redirect, an error or too large. */
+function readResponse(url: URL, response: http.IncomingMessage, request: http.ClientRequest, maxBytes: number, { resolve, reject, fail }: Settle): void {
+  const status = response.statusCode ?? 0
+  const [type, ...params] = String(response.headers['content-type'] ?? '').split(';')
+  const contentType = type.trim().toLowerCase()
+  const charset = /charset="?([^";\s]+)/i.exec(params.join(';'))?.[1] ?? null
+  // a redirect's or an error's body is never read: close the connection rather than drain it (a hostile
+  // server can send an endless one, which resume() would keep downloading after the job moved on)
+  if ([301, 302, 303, 307, 308].includes(status)) {
+    response.destroy()
+    return resolve({ status, location: String(response.headers.location ?? ''), contentType, charset, body: Buffer.alloc(0) })
+  }
+  if (status >= 400) {
+    response.destroy()
+    return resolve({ status, contentType, charset, body: Buffer.alloc(0) })
+  }
+  const declared = Number(response.headers['content-length'])
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    request.destroy()
+    return reject(tooLarge(url, maxBytes))
+  }
+  const stream = decompressed(response)
+  const chunks: Buffer[] = []
+  let size = 0
+  stream.on('data', (chunk: Buffer) => {
+    size += chunk.length
+    if (size > maxBytes) {
+      request.destroy()
+      response.destroy()
+      reject(tooLarge(url, maxBytes))
+      return
+    }
+    chunks.push(chunk)
+  })
+  stream.on('error', fail)
+  stream.on('end', () => resolve({ status, contentType, charset, body: Buffer.concat(chunks) }))
+}
+
+function decompressed(response: http.IncomingMessage): NodeJS.ReadableStream {
+  const encoding = String(response.headers['content-encoding'] ?? '').trim().toLowerCase()
+  if (encoding === 'gzip' || encoding === 'x-gzip') return response.pipe(zlib.createGunzip())
+  if (encoding === 'deflate') return response.pipe(zlib.createInflate())
+  if (encoding === 'br') return response.pipe(zlib.createBrotliDecompress())
+  return response
 }
 
 function tooLarge(url: URL, maxBytes: number): IngestError {

@@ -1,7 +1,7 @@
 import { authenticate } from '@/lib/auth/tenant'
 import { findDatastore } from '@/lib/datastores/datastores'
 import { createFileDatasource, readFileUpload } from '@/lib/datastores/uploads'
-import { parseId } from '@/lib/http/body'
+import { parseId, parseMultipart } from '@/lib/http/body'
 import { routes } from '@/lib/http/route'
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes({
@@ -10,7 +10,7 @@ export const { GET, POST, PUT, PATCH, DELETE } = routes({
     const ctx = await authenticate(req)
     const datastoreId = await parseId(params, 'datastoreId')
     await findDatastore(ctx, datastoreId) // 404 before reading a large body
-    const upload = await readFileUpload(ctx, req, 'external')
+    const upload = await readFileUpload(ctx, max => parseMultipart(req, max), 'external')
     return Response.json(await createFileDatasource(ctx, datastoreId, upload), { status: 201 })
   },
 })

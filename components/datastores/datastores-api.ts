@@ -1,0 +1,105 @@
+// The datastores area's calls to the API (spec §4.5-4.7): the only module of components/datastores that knows a URL.
+import { apiFetch, apiUpload } from '@/components/api-client'
+import type { Datasource, DatasourcePage, DatasourceStatus, DatasourceType, Datastore, Fragment, QueryFilters } from './types'
+
+const datastorePath = (id: string) => `/api/datastores/${encodeURIComponent(id)}`
+const datasourcePath = (id: string) => `/api/datasources/${encodeURIComponent(id)}`
+
+export interface DatastoreFields {
+  name: string
+  description: string | null
+  chunkSize?: number
+  chunkOverlap?: number
+}
+
+export function listDatastores(): Promise<Datastore[]> {
+  return apiFetch('/api/datastores')
+}
+
+export function getDatastore(id: string): Promise<Datastore> {
+  return apiFetch(datastorePath(id))
+}
+
+export function createDatastore(body: DatastoreFields): Promise<Datastore> {
+  return apiFetch('/api/datastores', { method: 'POST', json: body })
+}
+
+export function updateDatastore(id: string, body: Partial<DatastoreFields>): Promise<Datastore> {
+  return apiFetch(datastorePath(id), { method: 'PATCH', json: body })
+}
+
+export function deleteDatastore(id: string): Promise<Datastore> {
+  return apiFetch(datastorePath(id), { method: 'DELETE' })
+}
+
+export interface DatasourceListParams {
+  limit?: number
+  status?: DatasourceStatus
+  type?: DatasourceType
+  /** The previous page's nextCursor. */
+  cursor?: string | null
+}
+
+/** One page of a datastore's datasources, newest first. */
+export function listDatasources(datastoreId: string, params: DatasourceListParams = {}, signal?: AbortSignal): Promise<DatasourcePage> {
+  const search = new URLSearchParams()
+  for (const [key, value] of Object.entries(params)) if (value !== undefined && value !== null) search.set(key, String(value))
+  return apiFetch(`${datastorePath(datastoreId)}/datasources?${search}`, { signal })
+}
+
+export interface DatastoreQuery {
+  query: string
+  topK?: number
+  filters?: QueryFilters
+}
+
+/** The fragments an agent reading the datastore would retrieve for `body.query`, best first. */
+export function queryDatastore(id: string, body: DatastoreQuery): Promise<Fragment[]> {
+  return apiFetch(`${datastorePath(id)}/query`, { method: 'POST', json: body })
+}
+
+export interface WebDatasourceBody {
+  datastoreId: string
+  type: 'web_page' | 'web_site'
+  name?: string
+  /** web_page: its source_url; web_site: its root as source_url, or its sitemap. */
+  config: { source_url?: string; sitemap?: string }
+}
+
+export function createWebDatasource(body: WebDatasourceBody): Promise<Datasource> {
+  return apiFetch('/api/datasources', { method: 'POST', json: body })
+}
+
+export interface TextDocument {
+  text: string
+  name?: string
+  metadata?: Record<string, unknown>
+}
+
+/** Adds text datasources (one per document) to a datastore. */
+export function upsertDocuments(datastoreId: string, documents: TextDocument[]): Promise<{ ids: string[] }> {
+  return apiFetch(`/api/datastores/upsert/${encodeURIComponent(datastoreId)}`, { method: 'POST', json: { documents } })
+}
+
+/** Uploads one file as a new datasource (multipart/form-data); `onProgress` gets 0..1 as the bytes go out. */
+export function uploadFile(
+  datastoreId: string,
+  file: File,
+  options: { onProgress?: (fraction: number) => void; signal?: AbortSignal } = {},
+): Promise<Datasource> {
+  const form = new FormData()
+  form.append('type', 'file')
+  form.append('datastoreId', datastoreId)
+  form.append('fileName', file.name)
+  form.append('file', file, file.name)
+  return apiUpload('/api/datasources', form, options)
+}
+
+/** Queues a datasource's synchronisation again. */
+export function synchDatasource(id: string): Promise<Datasource> {
+  return apiFetch(`${datasourcePath(id)}/synch`, { method: 'POST' })
+}
+
+export function deleteDatasource(id: string): Promise<Datasource> {
+  return apiFetch(datasourcePath(id), { method: 'DELETE' })
+}
