@@ -88,7 +88,7 @@ describe('the architecture', () => {
   test('no datasource type is tested outside its kind: the pipeline, routes and search ask the kind', () => {
     // a datasource's type compared in code (ds.type === 'web_site') or in SQL (type <> 'web_site')
     const typeTests = /\b(?:ds|job|datasource|d|row|site|page|doc|item)\.type\s*[!=]==?\s*'(?:file|text|web_page|web_site)'|\btype\s*(?:=|<>|!=)\s*'(?:file|text|web_page|web_site)'/
-    const offenders = [...files, ...sourceFiles(path.join(root, 'app')).map(file => ({ file: path.relative(root, file), text: fs.readFileSync(file, 'utf8') }))]
+    const offenders = [...files, ...['app', 'components'].flatMap(dir => sourceFiles(path.join(root, dir)).map(file => ({ file: path.relative(root, file), text: fs.readFileSync(file, 'utf8') })))]
       .filter(f => !f.file.startsWith('lib/ingest/kinds/'))
       .filter(f => typeTests.test(f.text))
       .map(f => f.file)

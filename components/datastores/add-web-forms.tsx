@@ -10,6 +10,7 @@ import { Input } from '@/components/ui/input'
 import { Textarea } from '@/components/ui/textarea'
 import { cn } from '@/lib/utils'
 import { createWebDatasource, upsertDocuments } from './datastores-api'
+import { TYPE_LABELS } from './types'
 import { datasourcesQueryKey } from './types'
 
 function httpUrlProblem(value: string): string | null {
@@ -107,7 +108,7 @@ function WebDatasourceForm({
 }) {
   const [url, setUrl] = React.useState('')
   const [name, setName] = React.useState('')
-  const what = type === 'web_page' ? 'Web page' : 'Web site'
+  const what = TYPE_LABELS[type]
   const send = () => createWebDatasource({ datastoreId, type, name: name.trim() || undefined, config: { [configKey]: url.trim() } })
   const { problem, create, submit } = useAddContent(datastoreId, what, send, () => {
     setUrl('')

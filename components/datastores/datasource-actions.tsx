@@ -9,6 +9,7 @@ import { ConfirmActionButton, DeleteIconButton } from '@/components/layout/confi
 import { Button } from '@/components/ui/button'
 import { deleteDatasource, synchDatasource } from './datastores-api'
 import { ACTIVE_STATUSES, datasourcesQueryKey, datastoreQueryKey, datastoresQueryKey, type Datasource } from './types'
+import { HAS_CHILDREN } from '@/lib/domain/datasources'
 
 function useRefreshDatastore(datastoreId: string) {
   const queryClient = useQueryClient()
@@ -65,7 +66,7 @@ export function DeleteDatasourceButton({ datasource }: { datasource: Datasource 
       description={
         <>
           Its chunks leave the datastore at once, so agents stop finding them
-          {datasource.type === 'web_site' ? ', and so do the pages found on the site' : ''}. This cannot be undone.
+          {HAS_CHILDREN[datasource.type] ? ', and so do the pages found on the site' : ''}. This cannot be undone.
         </>
       }
       confirmLabel="Delete"

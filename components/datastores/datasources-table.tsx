@@ -9,6 +9,7 @@ import { useErrorToast } from '@/components/layout/query-states'
 import { QueryTable } from '@/components/layout/query-table'
 import { Label } from '@/components/ui/label'
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select'
+import { HAS_CHILDREN } from '@/lib/domain/datasources'
 import { DatasourceRow } from './datasource-row'
 import { listDatasources } from './datastores-api'
 import {
@@ -95,7 +96,7 @@ export function DatasourcesTable({ datastoreId }: { datastoreId: string }) {
   const items = React.useMemo(() => query.data?.pages.flatMap(p => p.items) ?? [], [query.data])
   const total = query.data?.pages[0]?.total
   const active = items.filter(d => ACTIVE_STATUSES.includes(d.status)).length
-  const siteNames = React.useMemo(() => new Map(items.filter(d => d.type === 'web_site').map(d => [d.id, d.name])), [items])
+  const siteNames = React.useMemo(() => new Map(items.filter(d => HAS_CHILDREN[d.type]).map(d => [d.id, d.name])), [items])
 
   // when the last sync finishes, the datastore's counts have changed
   const wasActive = React.useRef(false)

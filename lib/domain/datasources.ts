@@ -11,3 +11,9 @@ export const ACTIVE_STATUSES: readonly DatasourceStatus[] = ['pending', 'running
 
 /** A datasource in one of these has finished its last synchronisation without content to show for it. */
 export const FAILED_STATUSES: readonly DatasourceStatus[] = ['error', 'usage_limit_reached']
+
+/**
+ * Whether a datasource of each type is a group whose children (a web site's pages) hold the content. The dashboard
+ * reads this instead of testing types; the kinds registry (lib/ingest/kinds) checks it against each kind's `sync`.
+ */
+export const HAS_CHILDREN: Record<DatasourceType, boolean> = { file: false, text: false, web_page: false, web_site: true }

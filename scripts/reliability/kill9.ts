@@ -1,7 +1,7 @@
 // kill -9 of a sync worker in the middle of a job, on the embedded database (PGlite on disk), then recovery by a
 // second worker process once the dead one's lease expires. Used by tests/hardening-faults.test.ts (one or two kills)
 // and runnable alone for many kills at random moments (figures in docs/reliability.md):
-//   node --import tsx scripts/reliability/kill9.ts [cycles=20] [chunks=400]
+//   node --conditions=react-server --import tsx scripts/reliability/kill9.ts [cycles=20] [chunks=400]
 // Each child is scripts/reliability/worker-child.ts on the same DATA_DIR (a temp dir), one at a time: PGlite cannot
 // share a folder between processes, which the DATA_DIR lock enforces; a killed child leaves a stale lock that the
 // next one takes over.
@@ -31,7 +31,7 @@ interface Child {
 }
 
 function startChild(args: string[], env: Record<string, string>): Child {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', CHILD, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   const events: ChildEvent[] = []
   const stderr: string[] = []
   const waiters: (() => void)[] = []

@@ -1,5 +1,5 @@
 // How long the PDF loader takes on a PDF of N blank pages (N ≤ MAX_PDF_PAGES is read, above is refused by count):
-//   node --import tsx scripts/reliability/pdf-pages.ts [pages=5000]
+//   node --conditions=react-server --import tsx scripts/reliability/pdf-pages.ts [pages=5000]
 import { PDFDocument } from 'pdf-lib'
 import { loadPdf } from '@/lib/ingest/loaders/pdf'
 

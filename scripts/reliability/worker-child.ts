@@ -4,7 +4,7 @@
 //   requeue ID N   replace the text of datasource ID with a variant of about N chunks (queued for a re-sync)
 //   work  ID       run the sync worker until datasource ID is settled (synched, error or usage_limit_reached)
 //   inspect ID     print the datasource's status and its chunks: count, distinct positions, duplicates
-// Run with: node --import tsx scripts/reliability/worker-child.ts <mode> <arg>
+// Run with: node --conditions=react-server --import tsx scripts/reliability/worker-child.ts <mode> <arg>
 import { getDatabase } from '@/lib/db/client'
 import { createApiKey } from '@/lib/auth/api-keys'
 import { upsertDocuments } from '@/lib/datastores/upsert'

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { DatasourceType } from '@/lib/domain/datasources'
+import { HAS_CHILDREN, type DatasourceType } from '@/lib/domain/datasources'
 import type { $Enums } from '@/lib/generated/prisma/client'
 import { fileKind } from './file'
 import type { DatasourceKind, DatasourceView, DocumentKind, JsonCreation } from './kind'
@@ -24,6 +24,11 @@ export const DATASOURCE_KINDS: { [T in DatasourceType]: DatasourceKind<T> } = {
   text: textKind,
   web_page: webPageKind,
   web_site: webSiteKind,
+}
+
+// the dashboard's view of which kinds are groups (lib/domain) must be what the kinds do
+for (const kind of Object.values(DATASOURCE_KINDS)) {
+  if ((kind.sync === 'group') !== HAS_CHILDREN[kind.type]) throw new Error(`HAS_CHILDREN.${kind.type} disagrees with the ${kind.type} kind`)
 }
 
 export function kindOf(type: DatasourceType): DatasourceKind {
