@@ -132,6 +132,20 @@ describe('jobs run together', () => {
     await sql.query(`DELETE FROM "Datasource" WHERE id = $1`, [jobs[1].id])
   })
 
+  test('a worker slower than its lease never claims its own job a second time, and a job run twice is written once', async () => {
+    const org = await createStore()
+    const doc = await addText(org, text(1))
+    const first = await claimNextDatasource('slow-worker', 60_000)
+    // the machine stalled past the lease before the worker claimed more
+    const { sql } = await getDatabase()
+    await sql.query(`UPDATE "Datasource" SET "leaseExpiresAt" = now() - interval '1 second' WHERE id = $1`, [doc.id])
+    expect(await claimDatasources('slow-worker', 60_000, { limit: 15, types: BATCHED_TYPES })).toEqual([])
+    await sql.query(`UPDATE "Datasource" SET "leaseExpiresAt" = now() + interval '1 minute' WHERE id = $1`, [doc.id])
+
+    expect(await runJobs([first!, first!], 'slow-worker', { leaseMs: 60_000 })).toEqual(['synched', 'synched'])
+    expect(await chunksOf(doc.id)).toHaveLength((await reload(doc.id)).nbChunks)
+  })
+
   test('claiming more never takes a job another worker holds, nor a web page', async () => {
     const org = await createStore()
     await addText(org, text(1))

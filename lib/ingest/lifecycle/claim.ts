@@ -8,6 +8,8 @@ import { BACKGROUND, leaseUntil, NOW_UTC } from './clock'
  * FOR UPDATE SKIP LOCKED so that concurrent workers (on Postgres) never claim the same row: a `running` one whose
  * worker's lease expired (the worker died) comes first, then queued ones (`pending`, due), content a user added
  * before background work, oldest first. Each becomes `running`, leased to the worker until now + leaseMs, attempts + 1.
+ * A job whose lease this worker itself let expire is not taken again by it (it may still be running it: a slow
+ * machine can pass a short lease between two claims); another worker takes it over.
  */
 export async function claimDatasources(workerId: string, leaseMs: number, options: { limit?: number; types?: readonly DatasourceType[] } = {}): Promise<Datasource[]> {
   const limit = options.limit ?? 1
@@ -16,7 +18,7 @@ export async function claimDatasources(workerId: string, leaseMs: number, option
   const ofTypes = options.types ? `AND type::text = ANY($4::text[])` : `AND $4::text[] IS NULL`
   const claimed = await sql.query<{ id: string; rank: number; due: Date | null }>(
     `WITH expired AS (SELECT id, 0 AS rank, "leaseExpiresAt" AS due FROM "Datasource"
-            WHERE status = 'running' AND "leaseExpiresAt" < ${NOW_UTC} ${ofTypes}
+            WHERE status = 'running' AND "leaseExpiresAt" < ${NOW_UTC} AND "leaseOwner" IS DISTINCT FROM $1 ${ofTypes}
             ORDER BY "leaseExpiresAt", id LIMIT $3 FOR UPDATE SKIP LOCKED),
           queued AS (SELECT id, CASE WHEN ${BACKGROUND} THEN 2 ELSE 1 END AS rank, "nextRunAt" AS due FROM "Datasource"
             WHERE status = 'pending' AND ("nextRunAt" IS NULL OR "nextRunAt" <= ${NOW_UTC}) ${ofTypes}

@@ -23,8 +23,10 @@ const MAX_GROUP_CHUNKS = 512
  * MAX_GROUP_CHUNKS chunks. The leases are renewed while the jobs run; a job whose lease is lost writes nothing.
  * `stopSignal` gives unfinished jobs back to the queue.
  */
-export async function runJobs(jobs: Datasource[], workerId: string, options: { leaseMs: number; stopSignal?: AbortSignal }): Promise<RunStatus[]> {
+export async function runJobs(claimed: Datasource[], workerId: string, options: { leaseMs: number; stopSignal?: AbortSignal }): Promise<RunStatus[]> {
   const started = Date.now()
+  // one run per job, even if a caller passes one twice: two writes of one job in a transaction would double its chunks
+  const jobs = [...new Map(claimed.map(j => [j.id, j])).values()]
   const statuses = new Map<string, RunStatus>()
   const written = new Map<string, number>()
   const beat = startHeartbeat(() => jobs.filter(j => !statuses.has(j.id)).map(j => j.id), workerId, options.leaseMs, options.stopSignal)
@@ -65,7 +67,7 @@ export async function runJobs(jobs: Datasource[], workerId: string, options: { l
     beat.stop()
   }
   await finish(jobs, statuses, written, started)
-  return jobs.map(j => statuses.get(j.id) ?? 'lease_lost')
+  return claimed.map(j => statuses.get(j.id) ?? 'lease_lost')
 }
 
 /** A job up to the point where it has chunks to write, or to its end when it has none to write (a group, unchanged content, a limit). */
