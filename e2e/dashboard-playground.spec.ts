@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
 import { signIn } from './support/auth'
-import { auth, createAgent, createDatastore, fakeModel, upsertText, waitUntilSynched } from './support/dashboard'
+import { auth, createAgent, createDatastore, FAKE_MODEL, fakeModel, upsertText, waitUntilSynched } from './support/dashboard'
 
 let agentId: string
 
@@ -92,7 +92,7 @@ test('the stop button ends a stream, keeping what arrived', async ({ page, reque
   // and the model call was abandoned, not run to its end
   await expect
     .poll(async () => {
-      const requests = await (await request.get('http://127.0.0.1:3006/__requests')).json()
+      const requests = await (await request.get(`${FAKE_MODEL}/__requests`)).json()
       return requests.filter((r: { path: string; clientClosed?: boolean }) => r.path === '/v1/chat/completions').at(-1)?.clientClosed
     })
     .toBe(true)
