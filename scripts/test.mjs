@@ -1,5 +1,6 @@
-// `npm test`: Vitest (unit and integration on in-memory PGlite), then Playwright end-to-end against a production
-// build in Debian's Chromium; ends with one line "N passed, N failed" counting both suites.
+// `npm test`: Vitest (unit and integration on in-memory PGlite, and again on PostgreSQL when TEST_DATABASE_URL names
+// one with pgvector), then Playwright end-to-end against a production build in Debian's Chromium and, on PostgreSQL,
+// the multi-process test against that build; ends with one line "N passed, N failed" counting all of them.
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -20,11 +21,11 @@ let skipped = 0
 
 if (node(['scripts/prepare.mjs']) !== 0) process.exit(1)
 
-const only = process.argv[2] // "unit" | "e2e" | undefined for both
-if (only !== 'e2e') {
-  const vitestFile = path.join(results, 'vitest.json')
+// Vitest with a JSON report, counted into the totals
+function vitest(name, args, extraEnv = {}) {
+  const vitestFile = path.join(results, `${name}.json`)
   fs.rmSync(vitestFile, { force: true })
-  const status = node(['node_modules/vitest/vitest.mjs', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestFile}`])
+  const status = node(['node_modules/vitest/vitest.mjs', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${vitestFile}`], extraEnv)
   const report = readJson(vitestFile)
   if (report) {
     passed += report.numPassedTests
@@ -34,6 +35,15 @@ if (only !== 'e2e') {
   // a crash that left no report, or failed files with no failed test (an import error), still counts as a failure
   if (status !== 0 && (!report || report.numFailedTests === 0)) failed += Math.max(1, report?.numFailedTestSuites ?? 1)
 }
+
+const postgres = process.env.TEST_DATABASE_URL
+const notes = []
+if (!postgres) {
+  notes.push('PostgreSQL half skipped (no TEST_DATABASE_URL): run `TEST_DATABASE_URL=postgres://… npm test` with a PostgreSQL 15+ where CREATE EXTENSION vector works, or `bash .ci/run`')
+}
+
+const only = process.argv[2] // "unit" | "e2e" | undefined for both
+if (only !== 'e2e') vitest('vitest', [])
 
 if (only !== 'unit') {
   if (node(['scripts/prepare.mjs', '--build']) !== 0) {
@@ -49,8 +59,12 @@ if (only !== 'unit') {
       skipped += report.stats.skipped
       if (status !== 0 && report.stats.unexpected === 0) failed += 1 + (report.errors?.length ? 0 : 0)
     } else if (status !== 0) failed += 1
+    // several web processes (this build) and workers on one PostgreSQL, with faults
+    if (postgres) vitest('multiprocess', ['--project', 'postgres', 'tests/multiprocess-'], { MULTIPROCESS: '1' })
   }
 }
+
+for (const note of notes) console.log(`\n${note}`)
 
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`)
 process.exit(failed > 0 ? 1 : 0)

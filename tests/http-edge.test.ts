@@ -81,7 +81,7 @@ describe('the HTTP edge', () => {
   test('health answers without a key', async () => {
     const res = await call(health.GET, '/api/health')
     expect(res.status).toBe(200)
-    expect(res.json).toMatchObject({ status: 'ok', database: 'pglite' })
+    expect(res.json).toMatchObject({ status: 'ok', database: process.env.TEST_DATABASE === 'postgres' ? 'postgres' : 'pglite' })
     expect(typeof res.json.version).toBe('string')
   })
 })

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { config } from '@/lib/config'
-import { getPrisma } from '@/lib/db/client'
+import { LOCKS, withAdvisoryLock } from '@/lib/db/advisory-lock'
+import { getDatabase, getPrisma } from '@/lib/db/client'
 import { createApiKey, isAcceptableSecret } from './api-keys'
 import { hashPassword } from './passwords'
 
@@ -17,6 +18,11 @@ export interface FirstRunCredentials {
  * database already has a user (nothing is created twice).
  */
 export async function ensureFirstAdmin(): Promise<FirstRunCredentials | null> {
+  // web processes starting together on an empty Postgres: one creates, the others then see its user
+  return withAdvisoryLock(await getDatabase(), LOCKS.firstAdmin, createFirstAdmin)
+}
+
+async function createFirstAdmin(): Promise<FirstRunCredentials | null> {
   const prisma = await getPrisma()
   if ((await prisma.user.count()) > 0) return null
   const env = config()

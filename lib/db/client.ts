@@ -8,6 +8,7 @@ import { PrismaPGlite } from 'pglite-prisma-adapter'
 import pg from 'pg'
 import { config, dataDir } from '@/lib/config'
 import { PrismaClient } from '@/lib/generated/prisma/client'
+import { LOCKS } from './advisory-lock'
 import { lockDataDir } from './data-dir-lock'
 import { applyMigrations } from './migrate'
 import { pgliteDriver, postgresDriver, type SqlDriver } from './sql-driver'
@@ -22,8 +23,9 @@ export interface Database {
 
 /** PGlite with pgvector: on disk in `dir`, or in memory when `dir` is undefined (tests). */
 export async function openPglite(dir?: string): Promise<Database> {
+  let unlock = () => {}
   if (dir) {
-    lockDataDir(dir)
+    unlock = lockDataDir(dir)
     fs.mkdirSync(path.join(dir, 'pgdata'), { recursive: true })
   }
   const client = await PGlite.create(dir ? path.join(dir, 'pgdata') : undefined, { extensions: { vector } })
@@ -34,15 +36,38 @@ export async function openPglite(dir?: string): Promise<Database> {
   const [vectorType] = await sql.query<{ oid: number }>(`SELECT 'vector'::regtype::oid AS oid`)
   client.serializers[vectorType.oid] = (value: unknown) => (value instanceof Uint8Array ? value : String(value)) as unknown as string
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(client) })
-  return { kind: 'pglite', prisma, sql, close: async () => { await prisma.$disconnect(); await client.close() } }
+  return { kind: 'pglite', prisma, sql, close: async () => { await prisma.$disconnect(); await client.close(); unlock() } }
 }
 
+/**
+ * PostgreSQL at `url`, with a pool of DATABASE_POOL_SIZE connections (each process, web or worker, has its own pool:
+ * processes × pool size must stay under the server's max_connections). A `?schema=name` in the URL (Prisma's
+ * convention) puts every table in that schema instead of `public`; pgvector's type still resolves from `public`.
+ */
 export async function openPostgres(url: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: 10 })
+  const { connectionString, schema } = splitSchema(url)
+  const pool = new pg.Pool({
+    connectionString,
+    max: config().DATABASE_POOL_SIZE,
+    application_name: 'agent-datastore-service',
+    ...(schema ? { options: `-c search_path="${schema}",public` } : {}),
+  })
   const sql = postgresDriver(pool)
+  // under the migrations' lock: processes creating one schema at once would collide in the catalog
+  if (schema) await sql.transaction(async tx => { await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCKS.migrations]); await tx.exec(`CREATE SCHEMA IF NOT EXISTS "${schema}"`) })
   await applyMigrations(sql)
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) })
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, schema ? { schema } : undefined) })
   return { kind: 'postgres', prisma, sql, close: async () => { await prisma.$disconnect(); await pool.end() } }
+}
+
+/** The URL without its `schema` parameter, and that schema (a plain identifier, or an error). */
+export function splitSchema(url: string): { connectionString: string; schema?: string } {
+  const parsed = new URL(url)
+  const schema = parsed.searchParams.get('schema') ?? undefined
+  if (schema === undefined) return { connectionString: url }
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) throw new Error(`DATABASE_URL: schema "${schema}" must be letters, digits and underscores`)
+  parsed.searchParams.delete('schema')
+  return { connectionString: parsed.toString(), schema: schema === 'public' ? undefined : schema }
 }
 
 // One database per process, on globalThis: under `next start` this module is loaded twice (instrumentation and

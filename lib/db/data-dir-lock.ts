@@ -23,24 +23,26 @@ function isAlive(pid: number): boolean {
 
 /**
  * Takes DATA_DIR for this process: a lock file created exclusively holds our pid; a lock whose pid is gone (a crash)
- * is taken over. Released when the process exits.
+ * is taken over. Released by the function returned (the database's close) or when the process exits.
  */
-export function lockDataDir(dir: string): void {
+export function lockDataDir(dir: string): () => void {
   fs.mkdirSync(dir, { recursive: true })
   const lockPath = path.join(dir, 'LOCK')
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       fs.writeFileSync(lockPath, String(process.pid), { flag: 'wx' })
-      process.once('exit', () => {
+      const release = () => {
+        process.off('exit', release)
         try {
           if (fs.readFileSync(lockPath, 'utf8') === String(process.pid)) fs.unlinkSync(lockPath)
         } catch {}
-      })
-      return
+      }
+      process.once('exit', release)
+      return release
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
       const holder = Number(fs.readFileSync(lockPath, 'utf8'))
-      if (holder === process.pid) return
+      if (holder === process.pid) return () => {}
       if (Number.isInteger(holder) && holder > 0 && isAlive(holder)) throw new DataDirLockedError(dir, holder)
       fs.rmSync(lockPath, { force: true })
     }

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
+import { LOCKS } from './advisory-lock'
 import type { SqlDriver } from './sql-driver'
 
 export interface Migration {
@@ -41,17 +42,16 @@ const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
   "applied_steps_count" INTEGER NOT NULL DEFAULT 0
 )`
 
-// Any fixed number: every app process and worker on one Postgres serialises its migration run on it.
-const MIGRATION_LOCK_ID = 72_707_369
-
 /**
  * Applies every migration not yet recorded, each once, in order, recorded as it goes, all in one transaction: a failure
  * rolls the whole run back, so the database is exactly as it was before this start. Returns the names applied.
  */
 export async function applyMigrations(driver: SqlDriver, migrations: Migration[] = readMigrations()): Promise<string[]> {
-  await driver.exec(CREATE_TABLE)
   return driver.transaction(async tx => {
-    if (driver.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_ID])
+    // the lock first: two processes creating the table at once on an empty Postgres collide in its catalog
+    // (`duplicate key value violates unique constraint "pg_type_typname_nsp_index"`), IF NOT EXISTS or not
+    if (driver.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCKS.migrations])
+    await tx.exec(CREATE_TABLE)
     const rows = await tx.query<{ migration_name: string }>(
       'SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
     )

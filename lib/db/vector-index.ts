@@ -41,7 +41,7 @@ export function ensureVectorIndex(sql: SqlDriver, dimensions: number): Promise<v
 }
 
 async function indexDefinition(sql: SqlDriver, name: string): Promise<string | null> {
-  const rows = await sql.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE tablename = 'Chunk' AND indexname = $1`, [name])
+  const rows = await sql.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'Chunk' AND indexname = $1`, [name])
   return rows[0]?.indexdef ?? null
 }
 
