@@ -1,30 +1,18 @@
 // hybridSearch over chunks written directly (as the worker writes them), with the fake embeddings server.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { embedText, startFakeOpenAI } from '@/e2e/support/fake-openai-server.mjs'
+import { describe, expect, test } from 'vitest'
+import { embedText } from '@/e2e/support/fake-openai-server.mjs'
 import { getDatabase, getPrisma } from '@/lib/db/client'
 import { newId } from '@/lib/datastores/ids'
-import { candidateQuery, lexemeQuery, queryWords } from '@/lib/search/fulltext'
-import { fuseRankings, hybridSearch, vectorSearch } from '@/lib/search/hybrid-search'
+import { lexemeQuery } from '@/lib/search/fulltext'
+import { fuseRankings } from '@/lib/search/fusion'
+import { hybridSearch, vectorSearch } from '@/lib/search/hybrid-search'
 import { toVectorLiteral } from '@/lib/embeddings/provider'
 import { vectorIndexName } from '@/lib/db/vector-index'
+import { useFakeEmbeddings } from './helpers/fake-embeddings'
 import { createTenant, type TestTenant } from './helpers/tenants'
 
 const DIMENSIONS = 64
-let fake: Awaited<ReturnType<typeof startFakeOpenAI>>
-
-beforeAll(async () => {
-  fake = await startFakeOpenAI()
-  process.env.OPENAI_API_KEY = 'sk-test'
-  process.env.OPENAI_BASE_URL = fake.baseURL
-  process.env.EMBEDDINGS_DIMENSIONS = String(DIMENSIONS)
-})
-
-afterAll(async () => {
-  delete process.env.OPENAI_API_KEY
-  delete process.env.OPENAI_BASE_URL
-  delete process.env.EMBEDDINGS_DIMENSIONS
-  await fake.close()
-})
+const embeddings = useFakeEmbeddings(DIMENSIONS)
 
 interface Doc {
   text: string
@@ -173,12 +161,12 @@ describe('hybrid search', () => {
   test('when the embeddings provider fails, the search still answers by words', async () => {
     const tenant = await createTenant()
     const { store, ids } = await storeWith(tenant, [{ text: 'Printer toner replacement guide' }])
-    fake.setBehaviour({ embeddingsMode: 'error' })
+    embeddings.server().setBehaviour({ embeddingsMode: 'error' })
     try {
       const fragments = await search(tenant, [store.id], 'toner')
       expect(fragments.map(f => f.datasource_id)).toEqual(ids)
     } finally {
-      fake.reset()
+      embeddings.server().reset()
     }
   })
 
@@ -228,43 +216,32 @@ describe('hybrid search', () => {
 })
 
 describe('ranking helpers', () => {
-  test('the query words are kept once each, and lexemes are quoted so that none is tsquery syntax', () => {
-    expect(queryWords('What is the kettle warranty, or the Kettle price?')).toBe('what is the kettle warranty or price')
-    expect(queryWords('?!')).toBeNull()
+  test('lexemes are quoted so that none is tsquery syntax', () => {
     expect(lexemeQuery(["o'brien", 'a&b', 'x'], '|')).toBe("'o''brien' | 'a&b' | 'x'")
   })
 
-  test('full-text candidates come from the rarest words within the budget, else from all the words together', () => {
-    expect(candidateQuery([{ lexeme: 'common', n: 1001 }, { lexeme: 'rare', n: 3 }, { lexeme: 'mid', n: 400 }], 1000)).toBe("'rare' | 'mid'")
-    expect(candidateQuery([{ lexeme: 'a', n: 600 }, { lexeme: 'b', n: 600 }], 1000)).toBe("'a'")
-    expect(candidateQuery([{ lexeme: 'a', n: 1001 }, { lexeme: 'b', n: 1001 }], 1000)).toBe("'a' & 'b'")
-    expect(candidateQuery([{ lexeme: 'absent', n: 0 }, { lexeme: 'b', n: 5 }], 1000)).toBe("'b'")
-    expect(candidateQuery([{ lexeme: 'absent', n: 0 }, { lexeme: 'a', n: 1001 }, { lexeme: 'b', n: 1001 }], 1000)).toBe("'a' & 'b'")
-  })
-
-  test('a word found in most chunks does not make them all candidates, but still ranks', async () => {
+  test('a word found in most chunks still ranks: the chunk with both words is first', async () => {
     const tenant = await createTenant()
     const docs = Array.from({ length: 30 }, (_, i) => ({ text: `Product manual page ${i}: product care and product storage.`, embed: false }))
     docs.push({ text: 'Product recall notice for the blender.', embed: false })
     const { store, ids } = await storeWith(tenant, docs)
-    const { getDatabase: db } = await import('@/lib/db/client')
     const { fulltextRanking } = await import('@/lib/search/fulltext')
     const { scopeOf } = await import('@/lib/search/scope')
-    const { sql } = await db()
-    const scope = scopeOf({ organizationId: tenant.ctx.organizationId, datastoreIds: [store.id] })
-    // with a budget of 1000 every chunk is a candidate; the blender chunk, having both words, ranks first
+    const { sql } = await getDatabase()
+    const scope = scopeOf({ organizationId: tenant.ctx.organizationId, datastoreIds: [store.id] }, { datastoreIndex: false })
     const ranked = await fulltextRanking(sql, scope, 'product blender', 40)
     expect(ranked).toHaveLength(31)
-    const chunkOf = await sql.query<{ id: string; ds: string }>(`SELECT id, "datasourceId" AS ds FROM "Chunk" WHERE id = $1`, [ranked[0]])
+    const chunkOf = await sql.query<{ id: string; ds: string }>(`SELECT id, "datasourceId" AS ds FROM "Chunk" WHERE id = $1`, [ranked[0].id])
     expect(chunkOf[0].ds).toBe(ids[30])
-    expect(candidateQuery([{ lexeme: 'product', n: 31 }, { lexeme: 'blender', n: 1 }], 10)).toBe("'blender'")
   })
 
-  test('reciprocal rank fusion favours what both rankings agree on and scores first-everywhere as 1', () => {
-    const fused = fuseRankings([['a', 'b', 'c'], ['b', 'a', 'd']], 4)
-    expect(fused.map(f => f.id).slice(0, 2).sort()).toEqual(['a', 'b'])
-    expect(fused[0].score).toBeLessThan(1)
-    expect(fuseRankings([['x'], ['x']], 1)[0].score).toBe(1)
-    expect(fused.at(-1)!.score).toBeGreaterThan(0)
+  test('fusion scores first place in both rankings as 1, and one ranking alone as its weight', () => {
+    const text = [{ id: 'a', score: 4 }, { id: 'b', score: 2 }]
+    const vector = [{ id: 'b', score: 0.9 }, { id: 'a', score: 0.5 }, { id: 'd', score: 0.1 }]
+    expect(fuseRankings([{ id: 'x', score: 3 }], [{ id: 'x', score: 0.7 }], 1)[0].score).toBe(1)
+    const fused = fuseRankings(text, vector, 4)
+    // a: 0.5 · 1 + 0.5 · 0.5; b: 0.5 · 0.5 + 0.5 · 1; d: 0 + 0.5 · 0
+    expect(fused).toEqual([{ id: 'a', score: 0.75 }, { id: 'b', score: 0.75 }, { id: 'd', score: 0 }])
+    expect(fuseRankings(text, null, 2)).toEqual([{ id: 'a', score: 1 }, { id: 'b', score: 0.5 }])
   })
 })

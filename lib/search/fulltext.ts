@@ -1,16 +1,40 @@
 import type { SqlDriver } from '@/lib/db/sql-driver'
 import type { Scope } from './scope'
 
-// Words of the query used for full-text search
-const MAX_QUERY_WORDS = 64
-// Chunks ranked at most per query: ranking reads each candidate's tsvector (~10-20 µs a row on PGlite), and counting
-// a lexeme's matches stops past it
-export const FULLTEXT_CANDIDATE_BUDGET = 500
+// BM25's parameters: term-frequency saturation and length normalisation (the usual values: Lucene, Elasticsearch, bm25s)
+export const BM25_K1 = 1.2
+export const BM25_B = 0.75
+// Distinct lexemes of a question that count
+const MAX_QUERY_LEXEMES = 64
+// Chunks a round of the ranking may fetch (by its terms' document frequencies): a round fetches the next rarest
+// terms up to this many, and at least one term
+export const FULLTEXT_ROUND_BUDGET = 1500
 
-/** The query's distinct words (at most 64), for to_tsvector: it drops stop words and stems the rest. */
-export function queryWords(query: string): string | null {
-  const words = [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].slice(0, MAX_QUERY_WORDS)
-  return words.length ? words.join(' ') : null
+type Tx = Omit<SqlDriver, 'transaction'>
+
+/** A lexeme of the question with its statistics in the searched datastores. */
+export interface QueryTerm {
+  lexeme: string
+  /** Chunks of the searched datastores holding it. */
+  df: number
+  idf: number
+}
+
+export interface TextStatistics {
+  terms: QueryTerm[]
+  /** Chunks in the searched datastores, and their average BM25 length. */
+  chunks: number
+  averageLength: number
+}
+
+export interface RankedChunk {
+  id: string
+  score: number
+}
+
+/** BM25's inverse document frequency of a lexeme found in `df` of `n` chunks (Lucene's, never negative). */
+export function inverseDocumentFrequency(df: number, n: number): number {
+  return Math.log(1 + (Math.max(n, df) - df + 0.5) / (df + 0.5))
 }
 
 /** A tsquery of lexemes joined by `operator`, each quoted so that no character of it is tsquery syntax. */
@@ -18,80 +42,119 @@ export function lexemeQuery(lexemes: string[], operator: '|' | '&'): string {
   return lexemes.map(l => `'${l.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`).join(` ${operator} `)
 }
 
-/**
- * Which lexemes make full-text candidates. Each word of a question is a candidate-maker on its own (an OR, since a
- * natural-language question rarely has all its words in one chunk), except words so common in the searched
- * datastores that they would make most chunks candidates: like IDF in BM25, they carry little information, and
- * ranking thousands of chunks costs tens of milliseconds. So lexemes are taken rarest first while the chunks they
- * match stay within FULLTEXT_CANDIDATE_BUDGET; the others still count in the ranking. When even the rarest is too
- * common, candidates are the chunks having all the words found. `counts` are capped at budget + 1.
- */
-export function candidateQuery(counts: { lexeme: string; n: number }[], budget = FULLTEXT_CANDIDATE_BUDGET): string {
-  const sorted = [...counts].sort((a, b) => a.n - b.n || (a.lexeme < b.lexeme ? -1 : 1))
-  const chosen: string[] = []
-  let total = 0
-  for (const { lexeme, n } of sorted) {
-    if (n === 0) continue
-    if (total + n > budget) break
-    chosen.push(lexeme)
-    total += n
-  }
-  if (chosen.length) return lexemeQuery(chosen, '|')
-  return lexemeQuery(sorted.filter(c => c.n > 0).map(c => c.lexeme), '&')
-}
-
-/** SQL: the text column or expression `expr` (one lexeme) as a tsquery of that lexeme alone, quoted as lexemeQuery(). */
-function lexemeAsTsquery(expr: string): string {
-  return `('''' || replace(replace(${expr}, '\\', '\\\\'), '''', '''''') || '''')::tsquery`
-}
-
-/** BM25's inverse document frequency of a lexeme found in `n` of `total` chunks. */
-export function inverseDocumentFrequency(n: number, total: number): number {
-  const N = Math.max(total, n)
-  return Math.log(1 + (N - n + 0.5) / (n + 0.5))
-}
+/** A term's largest possible BM25 weight in any chunk (the term-frequency part tends to k1 + 1). */
+const upperBound = (t: QueryTerm) => t.idf * (BM25_K1 + 1)
 
 /**
- * Chunks ranked by the inverse document frequencies of the query's lexemes each contains (rarer words weigh more,
- * as in BM25), plus a cover-density bonus (`ts_rank_cd`, normalised to 0..1: the words close together), among the
- * candidates of candidateQuery(). Two statements: the lexemes with their counts (capped), then the ranking.
+ * The question's lexemes, tokenised by PostgreSQL exactly as chunks are (search_document() in the language of each
+ * searched datastore: a datastore in French and one in English each get their own stems), with each lexeme's
+ * document frequency summed over the searched datastores, and their chunk count and total length. Index lookups
+ * only: the statistics are kept by triggers on "Chunk" (migration 20261126130000_bm25_search).
  */
-export async function fulltextRanking(sql: SqlDriver, scope: Scope, query: string, pool: number): Promise<string[]> {
-  // the GIN index on tsv must drive these statements: filtering every chunk of a datastore by its tsvector
-  // (which the planner, with rough statistics for tsvector, may prefer) costs ~3 µs a chunk
-  const words = queryWords(query)
-  if (!words) return []
-  const k = scope.params.length + 1
-  const counts = await sql.query<{ lexeme: string; n: number; total: number }>(
-    `SELECT l.lexeme, (
-       SELECT count(*)::int FROM (
-         SELECT 1 FROM "Chunk" c WHERE c.tsv @@ ${lexemeAsTsquery('l.lexeme')} AND ${scope.clause} LIMIT ${FULLTEXT_CANDIDATE_BUDGET + 1}
-       ) AS matching
-     ) AS n,
-     (SELECT GREATEST(reltuples, 0)::float8 FROM pg_class WHERE oid = '"Chunk"'::regclass) AS total
-     FROM (SELECT DISTINCT lexeme FROM unnest(to_tsvector('english', $${k}))) AS l`,
-    [...scope.params, words],
+export async function textStatistics(sql: Tx, scope: Scope, query: string): Promise<TextStatistics> {
+  const rows = await sql.query<{ lexeme: string | null; df: number; chunks: number; length: number }>(
+    `WITH ds AS (
+       SELECT id, "language" FROM "Datastore" WHERE id = ANY($2::text[]) AND "organizationId" = $1
+     ), q AS (
+       SELECT DISTINCT u.lexeme FROM (SELECT DISTINCT "language" FROM ds) s, unnest(search_document(s."language"::regconfig, $3)) u
+       ORDER BY 1 LIMIT ${MAX_QUERY_LEXEMES}
+     ), totals AS (
+       SELECT COALESCE(sum(t.chunks), 0)::float8 AS chunks, COALESCE(sum(t.length), 0)::float8 AS length
+       FROM "DatastoreTextStats" t WHERE t."datastoreId" IN (SELECT id FROM ds)
+     )
+     SELECT q.lexeme, COALESCE((SELECT sum(t.df) FROM "DatastoreTerm" t WHERE t."datastoreId" IN (SELECT id FROM ds) AND t.lexeme = q.lexeme), 0)::int AS df,
+            totals.chunks, totals.length
+     FROM totals LEFT JOIN q ON true`,
+    [scope.params[0], scope.params[1], query],
   )
-  if (counts.length === 0 || counts.every(c => c.n === 0)) return []
-  const present = counts.filter(c => c.n > 0)
-  // the table's estimated size (as of its last ANALYZE) stands for the searched chunks: IDF needs only its order
-  const total = Math.max(counts[0].total, ...counts.map(c => c.n))
-  const idf = present.map(c => inverseDocumentFrequency(c.n, total))
-  // strip(): the lexemes without positions, decompressed once per candidate for the IDF sum
-  const rows = await sql.transaction(async tx => {
+  const chunks = rows[0]?.chunks ?? 0
+  const averageLength = chunks > 0 ? Math.max(rows[0].length / chunks, 1) : 1
+  const terms = rows
+    .filter(r => r.lexeme !== null && r.df > 0)
+    .map(r => ({ lexeme: r.lexeme!, df: r.df, idf: inverseDocumentFrequency(r.df, chunks) }))
+    // rarest first; equal frequencies in lexeme order, so that every step is deterministic
+    .sort((a, b) => b.idf - a.idf || (a.lexeme < b.lexeme ? -1 : 1))
+  return { terms, chunks, averageLength }
+}
+
+/**
+ * SQL: a chunk's BM25 score for all the terms ($k… hold their one-lexeme tsqueries), each term's weight written as
+ * idf · (k1 + 1) / (1 + k1 · (1 - b + b · length / average) / tf), so that tf is computed once (0: NULL, weight 0).
+ * In single precision (real): on PGlite every double-precision result is a memory allocation, and a query scores
+ * thousands of terms × candidates; 7 significant digits are plenty for a ranking.
+ */
+function scoreSql(stats: TextStatistics, firstParam: number): string {
+  const norm = `(${BM25_K1 * (1 - BM25_B)}::real + ${(BM25_K1 * BM25_B) / stats.averageLength}::real * c."tsvLength")`
+  return stats.terms
+    .map((t, i) => `COALESCE(${t.idf * (BM25_K1 + 1)}::real / (1::real + ${norm} / NULLIF(search_term_frequency(c.tsv, $${firstParam + i}::tsquery), 0)), 0::real)`)
+    .join(' + ')
+}
+
+/**
+ * The `limit` best chunks by BM25 among those holding one of `fetch` (and none of `seen`, already ranked), in scope.
+ * The GIN index on tsv finds them; each candidate's score reads only its row (tsvector and length).
+ */
+async function rankCandidates(tx: Tx, scope: Scope, stats: TextStatistics, fetch: QueryTerm[], seen: QueryTerm[], limit: number): Promise<RankedChunk[]> {
+  const params = [...scope.params, lexemeQuery(fetch.map(t => t.lexeme), '|')]
+  const fetchParam = params.length
+  let exclude = ''
+  if (seen.length > 0) {
+    params.push(lexemeQuery(seen.map(t => t.lexeme), '|'))
+    exclude = `AND NOT c.tsv @@ $${params.length}::tsquery`
+  }
+  const first = params.length + 1
+  params.push(...stats.terms.map(t => lexemeQuery([t.lexeme], '|')))
+  const rows = await tx.query<{ id: string; score: number }>(
+    `SELECT c.id, (${scoreSql(stats, first)})::float8 AS score FROM "Chunk" c
+     WHERE c.tsv @@ $${fetchParam}::tsquery ${exclude} AND ${scope.clause}
+     ORDER BY score DESC, c.id COLLATE "C" LIMIT ${limit}`,
+    params,
+  )
+  return rows.map(r => ({ id: r.id, score: Number(r.score) }))
+}
+
+/** Higher score first, then chunk id (byte order, as COLLATE "C"): the same order on every database. */
+export function byScore(a: RankedChunk, b: RankedChunk): number {
+  return b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+}
+
+/**
+ * The exact top `limit` chunks by BM25, without scoring every chunk that shares a word with the question (MaxScore,
+ * Turtle & Flood 1995). Terms are fetched rarest first, a few at a time (FULLTEXT_ROUND_BUDGET chunks); after each
+ * round, θ is the limit-th best score so far, and the commonest terms whose upper bounds together stay below θ are
+ * never fetched: a chunk holding only those cannot enter the top. Chunks fetched are scored on every term.
+ */
+export async function rankByBm25(tx: Tx, scope: Scope, stats: TextStatistics, limit: number, budget = FULLTEXT_ROUND_BUDGET): Promise<RankedChunk[]> {
+  const { terms } = stats
+  let best: RankedChunk[] = []
+  let fetched = 0
+  while (fetched < terms.length) {
+    const theta = best.length >= limit ? best[limit - 1].score : 0
+    let end = terms.length
+    for (let bound = 0; end > fetched && bound + upperBound(terms[end - 1]) < theta; end--) bound += upperBound(terms[end - 1])
+    if (end === fetched) break
+    let next = fetched + 1
+    for (let total = terms[fetched].df; next < end && total + terms[next].df <= budget; next++) total += terms[next].df
+    const found = await rankCandidates(tx, scope, stats, terms.slice(fetched, next), terms.slice(0, fetched), limit)
+    best = [...best, ...found].sort(byScore).slice(0, limit)
+    fetched = next
+  }
+  return best
+}
+
+/**
+ * Chunks ranked by BM25 (Robertson & Zaragoza) over PostgreSQL full-text search, best first with their scores: term
+ * frequency from each chunk's tsvector, length normalisation by its stored length, IDF from the exact statistics of
+ * the searched datastores. Filters restrict the candidates, not the statistics (as in Lucene). `limit` at most.
+ */
+export async function fulltextRanking(sql: SqlDriver, scope: Scope, query: string, limit: number): Promise<RankedChunk[]> {
+  if (limit <= 0 || !query.trim()) return []
+  return sql.transaction(async tx => {
+    const stats = await textStatistics(tx, scope, query)
+    if (stats.terms.length === 0) return []
+    // no sequential scan: the planner, without statistics for tsvector (nothing runs ANALYZE on PGlite), may
+    // prefer reading every chunk of the table; the GIN index must find the candidates
     await tx.exec('SET LOCAL enable_seqscan = off')
-    return tx.query<{ id: string }>(
-      `SELECT candidate.id FROM (
-         SELECT c.id, c.tsv, strip(c.tsv) AS words FROM "Chunk" c
-         WHERE c.tsv @@ $${k}::tsquery AND ${scope.clause} LIMIT ${FULLTEXT_CANDIDATE_BUDGET}
-       ) AS candidate
-       ORDER BY (
-         SELECT COALESCE(sum(w.idf), 0) FROM unnest($${k + 1}::text[], $${k + 2}::float8[]) AS w(lexeme, idf)
-         WHERE candidate.words @@ ${lexemeAsTsquery('w.lexeme')}
-       ) + ts_rank_cd(candidate.tsv, $${k + 3}::tsquery, 32) DESC, candidate.id
-       LIMIT ${pool}`,
-      [...scope.params, candidateQuery(counts), present.map(c => c.lexeme), idf, lexemeQuery(present.map(c => c.lexeme), '|')],
-    )
+    return rankByBm25(tx, scope, stats, limit)
   })
-  return rows.map(r => r.id)
 }

@@ -6,12 +6,11 @@ import { ensureVectorIndex } from '@/lib/db/vector-index'
 import type { DatasourceType } from '@/lib/domain/datasources'
 import { embeddingsProvider } from '@/lib/embeddings/provider'
 import { asObject, kindOf, viewOf } from '@/lib/ingest/kinds'
-import { fulltextRanking } from './fulltext'
+import { fuseRankings } from './fusion'
+import { fulltextRanking, type RankedChunk } from './fulltext'
 import { scopeOf, type Scope } from './scope'
 import type { Fragment, HybridSearchInput } from './types'
 
-// Reciprocal rank fusion (Cormack et al.): each ranking adds 1 / (RRF_K + rank)
-export const RRF_K = 60
 // Candidates taken from each ranking before fusion
 const MIN_POOL = 20
 const MAX_POOL = 400
@@ -47,7 +46,7 @@ const MAX_RERANK_CANDIDATES = 1000
  * query repeats the partial index's expression and predicate (`binary_quantize(embedding)::bit(D)`,
  * `vector_dims(embedding) = D`) so the planner uses it; D is an integer from the config, never user input.
  */
-async function vectorRanking(sql: SqlDriver, scope: Scope, embedding: number[], pool: number): Promise<string[]> {
+async function vectorRanking(sql: SqlDriver, scope: Scope, embedding: number[], pool: number): Promise<RankedChunk[]> {
   const d = embedding.length
   await ensureVectorIndex(sql, d)
   const iterative = await supportsIterativeScan(sql)
@@ -56,20 +55,23 @@ async function vectorRanking(sql: SqlDriver, scope: Scope, embedding: number[], 
   const rows = await sql.transaction(async tx => {
     // ef_search: how many candidates the index walk keeps; iterative scan goes on when filters reject some
     await tx.exec(`SET LOCAL hnsw.ef_search = ${candidates};` + (iterative ? ` SET LOCAL hnsw.iterative_scan = relaxed_order;` : ''))
-    return tx.query<{ id: string }>(
-      `SELECT id FROM (
-         SELECT c.id, c."embedding" FROM "Chunk" c
-         WHERE vector_dims(c."embedding") = ${d} AND ${scope.clause}
-         ORDER BY binary_quantize(c."embedding")::bit(${d}) <~> binary_quantize($${q}::vector(${d}))
-         LIMIT ${candidates}
-       ) AS candidate
-       ORDER BY candidate."embedding"::vector(${d}) <=> $${q}::vector(${d}), candidate.id
+    return tx.query<{ id: string; distance: number }>(
+      `SELECT id, distance FROM (
+         SELECT candidate.id, candidate."embedding"::vector(${d}) <=> $${q}::vector(${d}) AS distance FROM (
+           SELECT c.id, c."embedding" FROM "Chunk" c
+           WHERE vector_dims(c."embedding") = ${d} AND ${scope.clause}
+           ORDER BY binary_quantize(c."embedding")::bit(${d}) <~> binary_quantize($${q}::vector(${d}))
+           LIMIT ${candidates}
+         ) AS candidate
+       ) AS ranked
+       ORDER BY distance, id COLLATE "C"
        LIMIT ${pool}`,
       // binary: PGlite would spend milliseconds parsing 1536 floats from text
       [...scope.params, toVectorBinary(embedding)],
     )
   })
-  return rows.map(r => r.id)
+  // cosine similarity, higher is better
+  return rows.map(r => ({ id: r.id, score: 1 - Number(r.distance) }))
 }
 
 /**
@@ -78,29 +80,12 @@ async function vectorRanking(sql: SqlDriver, scope: Scope, embedding: number[], 
  */
 export async function vectorSearch(input: Omit<HybridSearchInput, 'query' | 'topK' | 'signal'>, embedding: number[], limit: number): Promise<string[]> {
   const { sql } = await getDatabase()
-  return vectorRanking(sql, scopeOf(input), embedding, limit)
+  return (await vectorRanking(sql, scopeOf(input), embedding, limit)).map(r => r.id)
 }
 
 /** The size of the candidate pool each ranking contributes for `topK` results. */
 export function poolSize(topK: number): number {
   return Math.min(MAX_POOL, Math.max(MIN_POOL, topK * 4))
-}
-
-/** Reciprocal rank fusion of the rankings, normalised so that first place in every ranking scores 1. */
-export function fuseRankings(rankings: string[][], topK: number): { id: string; score: number }[] {
-  const scores = new Map<string, number>()
-  const firstSeen = new Map<string, number>()
-  rankings.forEach(ranking =>
-    ranking.forEach((id, rank) => {
-      scores.set(id, (scores.get(id) ?? 0) + 1 / (RRF_K + rank + 1))
-      if (!firstSeen.has(id)) firstSeen.set(id, firstSeen.size)
-    }),
-  )
-  const best = rankings.length / (RRF_K + 1)
-  return [...scores]
-    .sort((a, b) => b[1] - a[1] || firstSeen.get(a[0])! - firstSeen.get(b[0])!)
-    .slice(0, topK)
-    .map(([id, score]) => ({ id, score: Math.round((score / best) * 1e6) / 1e6 }))
 }
 
 interface FragmentRow {
@@ -136,20 +121,21 @@ async function embedQuery(input: HybridSearchInput): Promise<number[] | null> {
 }
 
 /**
- * Hybrid retrieval (DESIGN.md §6): full-text ranking (`ts_rank_cd`) always, cosine similarity over the embeddings
- * when a provider is configured, fused by reciprocal rank fusion. The scope (organization, datastores, visible
- * datasources) and the filters are inside both queries, before ranking. `score` is in (0, 1], higher is better.
+ * Hybrid retrieval (DESIGN.md §6): BM25 over PostgreSQL full-text search always, cosine similarity over the
+ * embeddings when a provider is configured, fused by a convex combination of the normalised scores (fusion.ts).
+ * The scope (organization, datastores, visible datasources) and the filters are inside both queries, before
+ * ranking. `score` is in (0, 1], higher is better.
  */
 export async function hybridSearch(input: HybridSearchInput): Promise<Fragment[]> {
   if (input.datastoreIds.length === 0 || input.topK <= 0) return []
   const { sql } = await getDatabase()
-  const pool = poolSize(input.topK)
+  // without embeddings the full-text ranking is the answer: its first topK; with them, a pool from each to fuse
+  const pool = embeddingsProvider() ? poolSize(input.topK) : input.topK
   // the full-text ranking runs while the query is embedded (a provider's round trip is often the longest step)
   const fulltext = fulltextRanking(sql, scopeOf(input, { datastoreIndex: false }), input.query, pool)
   const vector = embedQuery(input).then(embedding => (embedding ? vectorRanking(sql, scopeOf(input), embedding, pool) : null))
   const [words, meaning] = await Promise.all([fulltext, vector])
-  const rankings = meaning ? [words, meaning] : [words]
-  const fused = fuseRankings(rankings, input.topK)
+  const fused = fuseRankings(words, meaning, input.topK)
   if (fused.length === 0) return []
 
   const rows = await sql.query<FragmentRow>(
