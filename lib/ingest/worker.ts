@@ -5,6 +5,7 @@ import { getDatabase } from '@/lib/db/client'
 import { logger } from '@/lib/logger'
 import { ensureVectorIndex } from '@/lib/db/vector-index'
 import { embeddingsProvider } from '@/lib/embeddings/provider'
+import { sleep, startBackgroundLanes } from './background'
 import { messageOf } from './errors'
 import { BATCHED_TYPES } from './kinds'
 import { claimDatasources, claimNextDatasource } from './lifecycle'
@@ -56,7 +57,7 @@ export function startWorker(options: { concurrency: number; pollMs?: number }): 
       if (!busy) await sleep(pollMs, stopClaiming.signal)
     }
   }
-  const lanes = Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, lane))
+  const lanes = Promise.all([...Array.from({ length: Math.max(1, options.concurrency) }, lane), startBackgroundLanes(workerId, stopClaiming.signal, stopJobs.signal)])
   logger.info('sync worker started', { workerId, concurrency: options.concurrency })
 
   const worker: SyncWorker = {
@@ -120,17 +121,4 @@ async function ensureEmbeddingsIndex(): Promise<void> {
   } catch (error) {
     logger.warn('vector index not ensured at worker start', { error: messageOf(error) })
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise(resolve => {
-    if (signal.aborted) return resolve()
-    const timer = setTimeout(done, ms)
-    function done() {
-      clearTimeout(timer)
-      signal.removeEventListener('abort', done)
-      resolve()
-    }
-    signal.addEventListener('abort', done, { once: true })
-  })
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { HAS_CHILDREN, type DatasourceType } from '@/lib/domain/datasources'
+import { REFRESHABLE } from '@/lib/domain/refresh'
 import type { $Enums } from '@/lib/generated/prisma/client'
 import { fileKind } from './file'
 import type { DatasourceKind, DatasourceView, DocumentKind, JsonCreation } from './kind'
@@ -7,7 +8,7 @@ import { textKind } from './text'
 import { webPageKind } from './web-page'
 import { webSiteKind } from './web-site'
 
-export type { DatasourceKind, DatasourceView, DocumentKind, GroupKind, JobContext } from './kind'
+export type { DatasourceKind, DatasourceView, DocumentKind, Extracted, GroupKind, JobContext } from './kind'
 
 // The vocabulary (lib/domain) and the database enum (prisma/schema.prisma) name the same kinds: a kind added to one
 // and not the other fails to compile here.
@@ -29,6 +30,7 @@ export const DATASOURCE_KINDS: { [T in DatasourceType]: DatasourceKind<T> } = {
 // the dashboard's view of which kinds are groups (lib/domain) must be what the kinds do
 for (const kind of Object.values(DATASOURCE_KINDS)) {
   if ((kind.sync === 'group') !== HAS_CHILDREN[kind.type]) throw new Error(`HAS_CHILDREN.${kind.type} disagrees with the ${kind.type} kind`)
+  if (!!kind.refreshable !== REFRESHABLE[kind.type]) throw new Error(`REFRESHABLE.${kind.type} disagrees with the ${kind.type} kind`)
 }
 
 export function kindOf(type: DatasourceType): DatasourceKind {
@@ -38,6 +40,11 @@ export function kindOf(type: DatasourceType): DatasourceKind {
 /** Types whose jobs are claimed and run together. */
 export const BATCHED_TYPES: DatasourceType[] = Object.values(DATASOURCE_KINDS)
   .filter((k): k is DocumentKind => k.sync === 'document' && k.batched)
+  .map(k => k.type)
+
+/** Types refreshed on a schedule (fetched from elsewhere): their own interval, else their datastore's. */
+export const REFRESHABLE_TYPES: DatasourceType[] = Object.values(DATASOURCE_KINDS)
+  .filter(k => k.refreshable)
   .map(k => k.type)
 
 /** A datasource as the code that shows it reads it: config and metadata as objects. */

@@ -31,6 +31,10 @@ export interface JsonCreation<Config> {
 
 interface KindBase<T extends DatasourceType> {
   type: T
+  /** Fetched from elsewhere, so worth fetching again on a schedule (README "Schedules and webhooks"). */
+  refreshable?: boolean
+  /** The part of its config a user may change after creation (a site's crawl rules), applied to the next synchronisation. */
+  editableConfig?: { schema: z.ZodType; apply(config: StoredConfig, patch: any): StoredConfig }
   /** How clients create it: a JSON body (`json`), a multipart file upload, or documents upserted as text. */
   creation: { via: 'json'; json: JsonCreation<any> } | { via: 'multipart' } | { via: 'upsert' }
   /** The part of the stored config the API returns: a secret a kind stores never leaves through here. */
@@ -44,8 +48,11 @@ export interface DocumentKind<T extends DatasourceType = DatasourceType> extends
   sync: 'document'
   /** Content at hand (no fetch): jobs are claimed, embedded and written together in batches. */
   batched: boolean
-  /** The text in sections with what locates it (page, slide…); a page's title names a discovered page. */
-  extract(job: Datasource, signal: AbortSignal): Promise<{ sections: Section[]; title?: string }>
+  /**
+   * The text in sections with what locates it (page, slide…); a page's title names a discovered page; a fetched
+   * kind's HTTP validators. `notModified`: the source says the content held is current (a 304), nothing to parse.
+   */
+  extract(job: Datasource, signal: AbortSignal): Promise<Extracted>
   /** The datasource's error when it has no text. */
   noTextMessage: string
 }
@@ -60,6 +67,13 @@ export interface GroupKind<T extends DatasourceType = DatasourceType> extends Ki
   syncGroup(job: Datasource, ctx: JobContext): Promise<DatasourceStatus | null>
 }
 
+export interface Validators {
+  etag: string | null
+  lastModified: string | null
+}
+
+export type Extracted = { sections: Section[]; title?: string; validators?: Validators } | { notModified: true; validators: Validators }
+
 export type DatasourceKind<T extends DatasourceType = DatasourceType> = DocumentKind<T> | GroupKind<T>
 
 /** The source a document names in its metadata (`metadata.source`), else the datasource's name. */
@@ -72,4 +86,9 @@ export function documentSource(ds: DatasourceView): string {
 export function configText(config: StoredConfig, key: string): string | undefined {
   const value = config[key]
   return typeof value === 'string' && value ? value : undefined
+}
+
+/** A stored config (a JSON column) as an object: {} for anything else. */
+export function asObjectConfig(value: unknown): StoredConfig {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as StoredConfig) : {}
 }

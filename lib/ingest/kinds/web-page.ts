@@ -5,6 +5,7 @@ import { fetchWebPage } from '../web/page'
 import { configText, documentSource, type DocumentKind } from './kind'
 
 const WebPageConfig = z.object({ source_url: HttpUrl })
+
 type WebPageConfig = z.infer<typeof WebPageConfig>
 
 /** The name of a page or site before its title is known: host and path. */
@@ -32,11 +33,16 @@ export const webPageKind: DocumentKind<'web_page'> = {
   batched: false,
   publicConfig: config => ({ ...config }),
   sourceOf: ds => configText(ds.config, 'source_url') ?? documentSource(ds),
+  refreshable: true,
   async extract(job, signal) {
     const url = configText((job.config ?? {}) as Record<string, unknown>, 'source_url')
     if (!url) throw permanentError('This web page has no source_url in its config')
-    const page = await fetchWebPage(url, { signal })
-    return { sections: [{ text: page.text, metadata: page.title ? { title: page.title } : {} }], title: page.title ?? undefined }
+    // conditional only when the content those validators describe is the one held
+    const held = job.lastSynch && job.contentHash && (job.httpEtag || job.httpLastModified)
+    const validators = held ? { etag: job.httpEtag, lastModified: job.httpLastModified } : undefined
+    const page = await fetchWebPage(url, { signal, validators })
+    if ('notModified' in page) return page
+    return { sections: [{ text: page.text, metadata: page.title ? { title: page.title } : {} }], title: page.title ?? undefined, validators: page.validators }
   },
   noTextMessage: 'The page has no text',
 }

@@ -1,6 +1,7 @@
 import { getDatabase } from '@/lib/db/client'
 import type { DatasourceStatus as Status } from '@/lib/domain/datasources'
 import { NOW_UTC } from './clock'
+import { emitSiteSettled, type SiteRow } from './site-events'
 
 /**
  * Sets a group's (a web site's) status from its children's (its pages'): any page still pending or running → running; else synched when at
@@ -11,8 +12,8 @@ import { NOW_UTC } from './clock'
 export async function refreshGroupStatus(siteId: string): Promise<Status | null> {
   const { sql } = await getDatabase()
   return sql.transaction(async tx => {
-    const [site] = await tx.query<{ leaseOwner: string | null }>(
-      `SELECT "leaseOwner" FROM "Datasource" WHERE id = $1 FOR UPDATE`,
+    const [site] = await tx.query<SiteRow & { leaseOwner: string | null; status: Status }>(
+      `SELECT id, "organizationId", "datastoreId", name, type::text AS type, "refreshStats", status, "leaseOwner" FROM "Datasource" WHERE id = $1 FOR UPDATE`,
       [siteId],
     )
     if (!site || site.leaseOwner) return null
@@ -44,6 +45,8 @@ export async function refreshGroupStatus(siteId: string): Promise<Status | null>
         WHERE id = $1`,
       [siteId, status, message],
     )
+    // the site's synchronisation ends now (its last page settled): tell the organization's webhooks
+    if (site.status === 'running' && status !== 'running') await emitSiteSettled(tx, site, status, message)
     return status
   })
 }

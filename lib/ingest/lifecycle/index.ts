@@ -1,8 +1,11 @@
 // The datasource lifecycle: the only writer of a datasource's status, attempts, lease, due time and chunks.
 // Creating and re-queueing (enqueue), claiming and renewing (claim), ending (settle, write-chunks) and a group's
-// status from its children's (group-status) all go through here, on one clock (clock.ts).
+// status from its children's (group-status) all go through here, on one clock (clock.ts); so do scheduled refreshes
+// (refresh) and removing datasources (remove).
 export { claimDatasources, claimNextDatasource, expireLeasesOfDeadWorkers, renewLeases } from './claim'
 export { createQueuedDatasource, createQueuedDatasources, enqueueDatasources, type NewDatasource } from './enqueue'
 export { refreshGroupStatus } from './group-status'
-export { settle, usageLimitMessage } from './settle'
+export { enqueueDueRefreshes, rescheduleRefreshes, scheduleNextRefresh } from './refresh'
+export { countRemovedPages, removeDatasources } from './remove'
+export { recordWrittenContent, settle, usageLimitMessage, type Validators, type WrittenContent } from './settle'
 export { writeChunks, type ChunkWrite, type SyncedContent, type WriteOutcome } from './write-chunks'

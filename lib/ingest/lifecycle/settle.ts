@@ -6,8 +6,10 @@ type Executor = Pick<SqlDriver, 'query'>
 
 // How each ending leaves a job: the only assignments a settle may make ($3, $4: the ending's own values)
 const ENDINGS = {
-  unchanged: `status = 'synched', "lastSynch" = ${NOW_UTC}, "errorMessage" = NULL, attempts = 0, "nextRunAt" = NULL`,
+  unchanged: `status = 'synched', "lastSynch" = ${NOW_UTC}, "errorMessage" = NULL, attempts = 0, "nextRunAt" = NULL,
+              "syncOutcome" = 'unchanged', "goneCount" = 0, "httpEtag" = $3, "httpLastModified" = $4, "fetchContext" = $5`,
   error: `status = 'error', "errorMessage" = $3, "nextRunAt" = NULL`,
+  gone: `status = 'error', "errorMessage" = $3, "nextRunAt" = NULL, "goneCount" = "goneCount" + 1`,
   usageLimitReached: `status = 'usage_limit_reached', "errorMessage" = $3, "nextRunAt" = NULL`,
   retry: `status = 'pending', "errorMessage" = $3, "nextRunAt" = ${NOW_UTC} + make_interval(secs => $4)`,
   release: `status = 'pending', attempts = GREATEST(attempts - 1, 0), "nextRunAt" = ${NOW_UTC}`,
@@ -21,20 +23,34 @@ type Ending = keyof typeof ENDINGS
  * written) when the lease is no longer ours.
  */
 async function settleHeld(ending: Ending, id: string, workerId: string, params: unknown[] = [], executor?: Executor): Promise<boolean> {
+  return (await settleHeldRows(ending, id, workerId, params, executor)).length > 0
+}
+
+async function settleHeldRows(ending: Ending, id: string, workerId: string, params: unknown[], executor?: Executor) {
   const sql = executor ?? (await getDatabase()).sql
-  const rows = await sql.query(
+  return sql.query<{ id: string; goneCount: number }>(
     `UPDATE "Datasource" SET ${ENDINGS[ending]}, "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "updatedAt" = ${NOW_UTC}
-      WHERE id = $1 AND "leaseOwner" = $2 AND status = 'running' RETURNING id`,
+      WHERE id = $1 AND "leaseOwner" = $2 AND status = 'running' RETURNING id, "goneCount"`,
     [id, workerId, ...params],
   )
-  return rows.length > 0
+}
+
+/** HTTP validators of the content held (If-None-Match / If-Modified-Since next time). */
+export interface Validators {
+  etag: string | null
+  lastModified: string | null
+  /** What else the chunks depend on (chunking, embeddings model, custom id): a 304 stands only if it is unchanged. */
+  context?: string
 }
 
 /** The endings of a claimed job other than new chunks (lifecycle/write-chunks.ts); each false when the lease was lost. */
 export const settle = {
   /** Content unchanged since the last synchronisation: its chunks stand. */
-  unchanged: (id: string, workerId: string) => settleHeld('unchanged', id, workerId),
+  unchanged: (id: string, workerId: string, validators?: Validators) =>
+    settleHeld('unchanged', id, workerId, [validators?.etag ?? null, validators?.lastModified ?? null, validators?.context ?? null]),
   error: (id: string, workerId: string, message: string) => settleHeld('error', id, workerId, [message]),
+  /** The page answered 404 or 410: an error that keeps its content; answers how many times in a row (0: lease lost). */
+  gone: async (id: string, workerId: string, message: string) => Number((await settleHeldRows('gone', id, workerId, [message]))[0]?.goneCount ?? 0),
   /** The organization's stored-token limit would be passed: the previous chunks (and counts) stay. */
   usageLimitReached: (id: string, workerId: string, message: string, executor?: Executor) =>
     settleHeld('usageLimitReached', id, workerId, [message], executor),
@@ -49,4 +65,34 @@ export const settle = {
 export function usageLimitMessage(tokens: number, projected: number, limit: number): string {
   const n = (x: number) => x.toLocaleString('en')
   return `Usage limit reached: this content has ${n(tokens)} tokens, which would bring the organization's stored tokens to ${n(projected)}, over its limit of ${n(limit)}`
+}
+
+export interface WrittenContent {
+  id: string
+  contentHash: string
+  outcome: 'added' | 'changed'
+  validators?: Validators
+}
+
+/**
+ * After new chunks were written (write-chunks): what each synchronisation did and the validators of that content,
+ * only while the datasource still holds it (its content hash), in one statement for a batch. A crash before this
+ * costs one full fetch later.
+ */
+export async function recordWrittenContent(items: WrittenContent[]): Promise<void> {
+  if (items.length === 0) return
+  const { sql } = await getDatabase()
+  await sql.query(
+    `UPDATE "Datasource" AS d SET "syncOutcome" = v.outcome, "goneCount" = 0, "httpEtag" = v.etag, "httpLastModified" = v.modified, "fetchContext" = v.context
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS v(id, hash, outcome, etag, modified, context)
+      WHERE d.id = v.id AND d."contentHash" = v.hash`,
+    [
+      items.map(i => i.id),
+      items.map(i => i.contentHash),
+      items.map(i => i.outcome),
+      items.map(i => i.validators?.etag ?? null),
+      items.map(i => i.validators?.lastModified ?? null),
+      items.map(i => i.validators?.context ?? null),
+    ],
+  )
 }

@@ -2,7 +2,8 @@ import { config } from '@/lib/config'
 import type { Datasource } from '@/lib/generated/prisma/client'
 import { logger } from '@/lib/logger'
 import { IngestError, LeaseLost, messageOf } from '../errors'
-import { settle } from '../lifecycle'
+import { countRemovedPages, removeDatasources, settle } from '../lifecycle'
+import { PageGone } from '../web/fetcher'
 import { WorkerStopping } from './heartbeat'
 import type { RunStatus } from './run-jobs'
 
@@ -22,6 +23,7 @@ export async function settleFailure(job: Datasource, workerId: string, reason: u
     return 'pending'
   }
   const message = readableMessage(error)
+  if (error instanceof PageGone && job.groupId) return pageGone(job, workerId, message)
   if (error instanceof IngestError && error.permanent) {
     return (await settle.error(job.id, workerId, message)) ? 'error' : 'lease_lost'
   }
@@ -33,6 +35,20 @@ export async function settleFailure(job: Datasource, workerId: string, reason: u
   const delaySeconds = env.WORKER_RETRY_BASE_SECONDS * 2 ** (job.attempts - 1)
   const retrying = `${message} (attempt ${job.attempts} of ${env.WORKER_MAX_ATTEMPTS}; retrying)`
   return (await settle.retry(job.id, workerId, retrying, delaySeconds)) ? 'pending' : 'lease_lost'
+}
+
+/**
+ * A site's page answered 404 or 410: the first time it keeps its content and says why (an error); the second time
+ * in a row it is removed with its chunks, and counted in its site's refresh.
+ */
+async function pageGone(job: Datasource, workerId: string, message: string): Promise<RunStatus> {
+  const times = await settle.gone(job.id, workerId, message)
+  if (times === 0) return 'lease_lost'
+  if (times < 2) return 'error'
+  const removed = await removeDatasources([job.id])
+  await countRemovedPages(job.groupId!, removed.length)
+  logger.info('site page removed: gone twice in a row', { datasourceId: job.id, siteId: job.groupId })
+  return 'error'
 }
 
 /** One line, bounded: an errorMessage is shown in the dashboard and API. */

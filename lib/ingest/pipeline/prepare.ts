@@ -7,8 +7,8 @@ import { contentHash } from '../content-hash'
 import { embeddingsFingerprint } from '../embed-chunks'
 import { LeaseLost, permanentError } from '../errors'
 import type { DocumentKind } from '../kinds'
-import { settle, usageLimitMessage, type ChunkWrite } from '../lifecycle'
-import { textSizeOf } from '../sections'
+import { settle, usageLimitMessage, type ChunkWrite, type Validators } from '../lifecycle'
+import { textSizeOf, type Section } from '../sections'
 import type { RunStatus } from './run-jobs'
 
 type Store = { id: string; chunkSize: number; chunkOverlap: number }
@@ -51,7 +51,7 @@ export class PrepareContext {
   }
 }
 
-export type Prepared = { done: RunStatus } | { write: ChunkWrite }
+export type Prepared = { done: RunStatus } | { write: ChunkWrite; validators?: Validators }
 
 /**
  * A document job up to its embeddings: the text extracted by its kind; an unchanged content hash ends it at once
@@ -62,11 +62,21 @@ export async function prepareDocument(job: Datasource, kind: DocumentKind, worke
   const store = context.store(job.datastoreId)
   // the datastore was deleted since the claim, and the datasource with it
   if (!store) throw new LeaseLost(job.id)
-  const { sections, title } = await kind.extract(job, signal)
   const chunking = chunkingFor(store)
-  const hash = contentHash({ sections, chunking, embeddingsModel: embeddingsFingerprint(context.provider), customId: job.customId })
+  const hashOf = (sections: Section[]) => contentHash({ sections, chunking, embeddingsModel: embeddingsFingerprint(context.provider), customId: job.customId })
+  // a conditional fetch only while the chunks depend on nothing else that changed (chunking, model, custom id)
+  const fetchContext = hashOf([])
+  const conditional = job.fetchContext === fetchContext ? job : { ...job, httpEtag: null, httpLastModified: null }
+  const extracted = await kind.extract(conditional, signal)
+  // a 304: nothing parsed, chunked or embedded
+  if ('notModified' in extracted) {
+    return { done: (await settle.unchanged(job.id, workerId, { ...extracted.validators, context: fetchContext })) ? 'synched' : 'lease_lost' }
+  }
+  const { sections, title } = extracted
+  const validators = extracted.validators && { ...extracted.validators, context: fetchContext }
+  const hash = hashOf(sections)
   if (hash === job.contentHash && job.lastSynch) {
-    return { done: (await settle.unchanged(job.id, workerId)) ? 'synched' : 'lease_lost' }
+    return { done: (await settle.unchanged(job.id, workerId, validators)) ? 'synched' : 'lease_lost' }
   }
   const chunks = chunkSections(sections, chunking)
   if (chunks.length === 0) throw permanentError(kind.noTextMessage)
@@ -79,5 +89,5 @@ export async function prepareDocument(job: Datasource, kind: DocumentKind, worke
   }
   // a page a site found is named by its title
   const name = job.groupId && title ? title.slice(0, 300) : null
-  return { write: { job, limit, content: { chunks, embeddings: null, textSize: textSizeOf(sections), contentHash: hash, name } } }
+  return { write: { job, limit, content: { chunks, embeddings: null, textSize: textSizeOf(sections), contentHash: hash, name } }, validators }
 }

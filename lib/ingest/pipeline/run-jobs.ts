@@ -4,12 +4,13 @@ import { embeddingsProvider } from '@/lib/embeddings/provider'
 import type { Datasource } from '@/lib/generated/prisma/client'
 import { logger } from '@/lib/logger'
 import { permanentError } from '../errors'
-import { kindOf } from '../kinds'
-import { refreshGroupStatus, type ChunkWrite } from '../lifecycle'
+import { kindOf, REFRESHABLE_TYPES } from '../kinds'
+import { refreshGroupStatus, scheduleNextRefresh, type ChunkWrite } from '../lifecycle'
 import { embedAndWrite, type Outcomes } from './embed-write'
 import { settleFailure } from './failure'
 import { startHeartbeat } from './heartbeat'
 import { PrepareContext, prepareDocument } from './prepare'
+import { afterJobs, type Written } from './settled'
 
 export type RunStatus = DatasourceStatus | 'lease_lost'
 
@@ -29,6 +30,7 @@ export async function runJobs(claimed: Datasource[], workerId: string, options: 
   const jobs = [...new Map(claimed.map(j => [j.id, j])).values()]
   const statuses = new Map<string, RunStatus>()
   const written = new Map<string, number>()
+  const writes = new Map<string, Written>()
   const beat = startHeartbeat(() => jobs.filter(j => !statuses.has(j.id)).map(j => j.id), workerId, options.leaseMs, options.stopSignal)
   const outcomes: Outcomes = {
     record: (job, status, chunks) => {
@@ -52,7 +54,10 @@ export async function runJobs(claimed: Datasource[], workerId: string, options: 
         beat.signal.throwIfAborted()
         const prepared = await runUntilWrite(job, workerId, { leaseMs: options.leaseMs, signal: beat.signal }, context)
         if ('done' in prepared) outcomes.record(job, prepared.done)
-        else group.push(prepared.write)
+        else {
+          group.push(prepared.write)
+          writes.set(job.id, { contentHash: prepared.write.content.contentHash, validators: 'validators' in prepared ? prepared.validators : undefined })
+        }
       } catch (error) {
         await outcomes.fail(job, error)
       }
@@ -66,6 +71,7 @@ export async function runJobs(claimed: Datasource[], workerId: string, options: 
   } finally {
     beat.stop()
   }
+  await afterJobs(jobs, statuses, writes, written)
   await finish(jobs, statuses, written, started)
   return claimed.map(j => statuses.get(j.id) ?? 'lease_lost')
 }
@@ -85,7 +91,9 @@ async function runUntilWrite(job: Datasource, workerId: string, ctx: { leaseMs: 
 async function finish(jobs: Datasource[], statuses: Map<string, RunStatus>, written: Map<string, number>, started: number): Promise<void> {
   const ms = Date.now() - started
   for (const groupId of new Set(jobs.flatMap(j => (j.groupId ? [j.groupId] : [])))) {
-    await refreshGroupStatus(groupId).catch(error => logger.error('group status refresh failed', { groupId, error }))
+    const status = await refreshGroupStatus(groupId).catch(error => void logger.error('group status refresh failed', { groupId, error }))
+    // the site's synchronisation ended with this page: its next scheduled refresh counts from now
+    if (status && status !== 'running') await scheduleNextRefresh([groupId], REFRESHABLE_TYPES).catch(error => logger.error('refresh not scheduled', { groupId, error }))
   }
   for (const job of jobs) {
     logger.info('datasource job finished', { datasourceId: job.id, type: job.type, status: statuses.get(job.id), chunks: written.get(job.id) ?? job.nbChunks, attempt: job.attempts, batch: jobs.length, ms })

@@ -7,8 +7,12 @@ const NOT_PAGES = /\.(?:pdf|zip|gz|tgz|rar|7z|png|jpe?g|gif|webp|svg|ico|bmp|tif
 
 export interface CrawlOptions {
   limit: number
-  /** Whether a URL may be fetched (robots.txt). */
+  /** Whether a URL may be fetched (robots.txt, the site's crawl rules). */
   allowed: (url: string) => boolean
+  /** Whether a fetched page is kept (the crawl rules); the root is read for its links either way. Default: all. */
+  keep?: (url: string) => boolean
+  /** Links followed at most this many steps from the root (0: the root alone). Default: no limit. */
+  maxDepth?: number
   signal?: AbortSignal
 }
 
@@ -24,6 +28,9 @@ export async function crawlSite(root: string, options: CrawlOptions): Promise<st
   const pages: string[] = []
   const queued = new Set<string>([root])
   const frontier = [root]
+  const depth = new Map<string, number>([[root, 0]])
+  const keep = options.keep ?? (() => true)
+  const maxDepth = options.maxDepth ?? Infinity
   // failed or non-HTML answers count too, so a site of broken links ends
   let fetches = 0
   const maxFetches = options.limit * 3
@@ -35,7 +42,7 @@ export async function crawlSite(root: string, options: CrawlOptions): Promise<st
         try {
           const res = await safeFetch(url, { accept: HTML_TYPES, signal: options.signal })
           if (url === root) origin = new URL(res.url).origin
-          return { url: res.url, links: readHtml(res.body, res.url, res.charset).links }
+          return { url: res.url, depth: depth.get(url) ?? 0, links: readHtml(res.body, res.url, res.charset).links }
         } catch (error) {
           // a broken or refused link is skipped; the root failing fails the site
           if (url === root || options.signal?.aborted || !(error instanceof IngestError)) throw error
@@ -46,11 +53,13 @@ export async function crawlSite(root: string, options: CrawlOptions): Promise<st
     for (const result of results) {
       if (!result || new URL(result.url).origin !== origin) continue
       if (pages.length >= options.limit) break
-      if (!pages.includes(result.url)) pages.push(result.url)
+      if (!pages.includes(result.url) && keep(result.url)) pages.push(result.url)
+      if (result.depth >= maxDepth) continue
       for (const link of result.links) {
         if (queued.has(link) || NOT_PAGES.test(new URL(link).pathname)) continue
         if (new URL(link).origin !== origin || !options.allowed(link)) continue
         queued.add(link)
+        depth.set(link, result.depth + 1)
         frontier.push(link)
       }
     }

@@ -1,6 +1,6 @@
 import { permanentError } from '../errors'
 import { decodeText } from '../loaders/decode'
-import { HTML_TYPES, safeFetch, TEXT_TYPES } from './fetcher'
+import { HTML_TYPES, safeFetch, TEXT_TYPES, type Validators } from './fetcher'
 import { readHtml } from './html'
 
 export interface WebPage {
@@ -8,14 +8,21 @@ export interface WebPage {
   url: string
   title: string | null
   text: string
+  /** The answer's ETag and Last-Modified, for a conditional fetch next time. */
+  validators: Validators
 }
 
-/** Fetches one page through the guarded fetcher and keeps its title and main text (HTML) or its text (plain). */
-export async function fetchWebPage(url: string, options: { signal?: AbortSignal } = {}): Promise<WebPage> {
-  const page = await safeFetch(url, { accept: [...HTML_TYPES, ...TEXT_TYPES], signal: options.signal })
+/**
+ * Fetches one page through the guarded fetcher and keeps its title and main text (HTML) or its text (plain). With
+ * the validators of the copy held, the request is conditional: a 304 answers `notModified`, with nothing parsed.
+ */
+export async function fetchWebPage(url: string, options: { signal?: AbortSignal; validators?: Validators } = {}): Promise<WebPage | { notModified: true; validators: Validators }> {
+  const page = await safeFetch(url, { accept: [...HTML_TYPES, ...TEXT_TYPES], signal: options.signal, validators: options.validators })
+  const validators = { etag: page.etag, lastModified: page.lastModified }
+  if (page.notModified) return { notModified: true, validators }
   const read = (HTML_TYPES as readonly string[]).includes(page.contentType)
     ? readHtml(page.body, page.url, page.charset)
     : { title: null, text: decodeText(page.body, page.charset) }
   if (!read.text.trim()) throw permanentError(`The page ${page.url} has no text`)
-  return { url: page.url, title: read.title, text: read.text }
+  return { url: page.url, title: read.title, text: read.text, validators }
 }

@@ -15,6 +15,8 @@ export interface SitemapOptions {
   signal?: AbortSignal
   /** The first sitemap must be readable (the user gave it): its failure is the site's error. */
   strict?: boolean
+  /** Filled with each page's <lastmod>, when its sitemap gives one. */
+  lastmod?: Map<string, Date>
 }
 
 /**
@@ -33,7 +35,7 @@ export async function readSitemaps(start: string[], options: SitemapOptions): Pr
     seen.add(url)
     const strict = first && options.strict
     first = false
-    let entries: { sitemaps: string[]; pages: string[] }
+    let entries: { sitemaps: string[]; pages: string[]; lastmod: Map<string, Date> }
     try {
       entries = await readSitemap(url, options.signal)
     } catch (error) {
@@ -44,17 +46,20 @@ export async function readSitemaps(start: string[], options: SitemapOptions): Pr
     if (depth < MAX_DEPTH) for (const nested of entries.sitemaps) queue.push({ url: nested, depth: depth + 1 })
     for (const page of entries.pages) {
       if (pages.size >= options.limit) break
-      if (options.keep(page)) pages.add(page)
+      if (!options.keep(page)) continue
+      pages.add(page)
+      const modified = entries.lastmod.get(page)
+      if (modified) options.lastmod?.set(page, modified)
     }
   }
   return [...pages]
 }
 
-async function readSitemap(url: string, signal?: AbortSignal): Promise<{ sitemaps: string[]; pages: string[] }> {
+async function readSitemap(url: string, signal?: AbortSignal): Promise<{ sitemaps: string[]; pages: string[]; lastmod: Map<string, Date> }> {
   const res = await safeFetch(url, { accept: [...XML_TYPES, ...TEXT_TYPES], signal })
   if (res.contentType === 'text/plain') {
     const lines = res.body.toString('utf8').split(/\r?\n/).map(l => l.trim())
-    return { sitemaps: [], pages: lines.map(l => resolve(l, res.url)).filter((u): u is string => u !== null && /^https?:/.test(u)) }
+    return { sitemaps: [], pages: lines.map(l => resolve(l, res.url)).filter((u): u is string => u !== null && /^https?:/.test(u)), lastmod: new Map() }
   }
   const $ = cheerio.loadBuffer(res.body, { xml: true, encoding: { transportLayerEncodingLabel: res.charset ?? undefined, defaultEncoding: 'utf-8' } })
   const locs = (selector: string) =>
@@ -62,5 +67,11 @@ async function readSitemap(url: string, signal?: AbortSignal): Promise<{ sitemap
       .map((_, el) => resolve($(el).text(), res.url))
       .get()
       .filter((u): u is string => u !== null)
-  return { sitemaps: locs('sitemapindex > sitemap > loc'), pages: locs('urlset > url > loc') }
+  const lastmod = new Map<string, Date>()
+  $('urlset > url').each((_, el) => {
+    const page = resolve($(el).children('loc').first().text(), res.url)
+    const modified = new Date($(el).children('lastmod').first().text().trim())
+    if (page && !Number.isNaN(modified.getTime())) lastmod.set(page, modified)
+  })
+  return { sitemaps: locs('sitemapindex > sitemap > loc'), pages: locs('urlset > url > loc'), lastmod }
 }
