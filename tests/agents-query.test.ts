@@ -179,13 +179,13 @@ describe('querying an agent', () => {
     }
   })
 
-  test('an unknown conversationId, or one of another agent, is a 404', async () => {
+  test('an unknown conversationId too short to be unguessable, or one of another agent, is a 404', async () => {
     const tenant = await createTenant()
     const agent = await createAgentVia(tenant)
     const other = await createAgentVia(tenant, { name: 'Other' })
     const theirs = await queryAgentVia(other.id, { query: 'Hello' }, tenant.headers)
 
-    for (const conversationId of ['c_unknown_conversation', theirs.json.conversationId]) {
+    for (const conversationId of ['c_unknown', theirs.json.conversationId]) {
       const res = await queryAgentVia(agent.id, { query: 'Hello', conversationId }, tenant.headers)
       expect(res.status, conversationId).toBe(404)
       expectErrorBody(res.json, 'not_found')

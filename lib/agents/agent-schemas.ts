@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { AGENT_VISIBILITIES, PROMPT_TYPES } from '@/lib/domain/agents'
-import { AGENT_MODEL_NAMES, QUERY_MODEL_NAMES } from '@/lib/domain/models'
+import { ANSWER_ENCODINGS } from '@/lib/domain/answer-events'
+import { AGENT_MODEL_NAMES, MODEL_NAME_ALIASES, QUERY_MODEL_NAMES, type AgentModelName } from '@/lib/domain/models'
 import { IdParam } from '@/lib/http/body'
 
 // The bodies of the agent endpoints (spec §2, §4.2-4.4). Unknown fields are ignored (DESIGN.md §4); known ones are
@@ -12,6 +13,18 @@ const Temperature = z.number().min(0).max(1)
 const PromptType = z.enum(PROMPT_TYPES)
 const Visibility = z.enum(AGENT_VISIBILITIES)
 
+/** A model name of the spec, or Chaindesk's `gpt_*` spelling of it (answered as the spec's name). */
+function modelName<const T extends readonly AgentModelName[]>(names: T) {
+  const aliases = Object.keys(MODEL_NAME_ALIASES) as (keyof typeof MODEL_NAME_ALIASES)[]
+  return z.union([
+    z.enum(names),
+    z
+      .enum(aliases)
+      .transform(alias => MODEL_NAME_ALIASES[alias] as AgentModelName)
+      .pipe(z.enum(names, { error: 'this model cannot be chosen here' })),
+  ])
+}
+
 const DatastoreIds = z
   .array(IdParam)
   .max(50)
@@ -20,7 +33,7 @@ const DatastoreIds = z
 export const AgentCreateBody = z.object({
   name: z.string().trim().min(1).max(200),
   description: z.string().max(2_000).optional(),
-  modelName: z.enum(AGENT_MODEL_NAMES).optional(),
+  modelName: modelName(AGENT_MODEL_NAMES).optional(),
   temperature: Temperature.optional(),
   visibility: Visibility.optional(),
   systemPrompt: Prompt.nullable().optional(),
@@ -51,6 +64,10 @@ export const VisitorId = z
 const nullable = <T extends z.ZodType>(schema: T) =>
   z.preprocess(v => (v === null ? undefined : v), schema.optional())
 
+// older Chaindesk widgets send a cleared id as "": like null, it means "none"
+const absentWhenEmpty = <T extends z.ZodType>(schema: T) =>
+  z.preprocess(v => (v === null || v === '' ? undefined : v), schema.optional())
+
 export const QueryFiltersBody = z.object({
   custom_ids: nullable(z.array(z.string().min(1).max(256)).max(100)),
   datasource_ids: nullable(z.array(IdParam).max(100)),
@@ -58,11 +75,11 @@ export const QueryFiltersBody = z.object({
 
 export const AgentQueryBody = z.object({
   query: z.string().trim().min(1, 'query must not be empty').max(16_000),
-  conversationId: nullable(IdParam),
-  visitorId: nullable(VisitorId),
+  conversationId: absentWhenEmpty(IdParam),
+  visitorId: absentWhenEmpty(VisitorId),
   temperature: nullable(Temperature),
   streaming: nullable(z.boolean()),
-  modelName: nullable(z.enum(QUERY_MODEL_NAMES)),
+  modelName: nullable(modelName(QUERY_MODEL_NAMES)),
   // a cap well above any answer a chat needs, and within what current models accept
   maxTokens: nullable(z.number().int().positive().max(32_768)),
   presencePenalty: nullable(z.number().min(-2).max(2)),
@@ -73,5 +90,26 @@ export const AgentQueryBody = z.object({
   userPrompt: nullable(Prompt),
   promptType: nullable(PromptType),
   promptTemplate: nullable(Prompt),
+  // sent by Chaindesk's widget ("website") and dashboard ("dashboard"): such a client decodes percent-encoded data
+  channel: nullable(z.string().max(64)),
+  /** The stream's encoding, asked explicitly (DESIGN.md §7); else `chaindesk` when `channel` is sent, else `sse`. */
+  streamEncoding: nullable(z.enum(ANSWER_ENCODINGS)),
 })
 export type AgentQuery = z.infer<typeof AgentQueryBody>
+
+// `?streamEncoding=chaindesk` asks for Chaindesk's percent-encoded stream as the body field does (DESIGN.md §7)
+export const AgentQueryParams = z.object({ streamEncoding: z.enum(ANSWER_ENCODINGS).optional() })
+
+// GET /api/conversations: a page of the organization's conversations, of one agent when asked
+export const ConversationListParams = z.object({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().max(512).optional(),
+  agentId: IdParam.optional(),
+})
+
+// GET /api/conversations/{id}: `cursor` (the id of the oldest message seen, "" for the newest page) asks for
+// Chaindesk's paging, newest first, as its widget sends it
+export const ConversationReadParams = z.object({ cursor: z.union([z.literal(''), IdParam]).optional() })
+
+// GET /api/agents/{id}/conversations: the agent's latest conversations
+export const AgentConversationListParams = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) })

@@ -1,13 +1,44 @@
+import { config } from '@/lib/config'
 import { getPrisma } from '@/lib/db/client'
-import type { ConversationDetail, ConversationSummary } from '@/lib/domain/agents'
+import type { Prisma } from '@/lib/generated/prisma/client'
+import type { ConversationDetail, ConversationMessage, ConversationPage, ConversationSummary } from '@/lib/domain/agents'
 import type { AnswerSource } from '@/lib/domain/answer-events'
 import type { TenantContext } from '@/lib/domain/tenant'
-import { NotFound } from '@/lib/http/errors'
+import { NotFound, Unauthorized } from '@/lib/http/errors'
+import { afterCursor, decodePageCursor, encodePageCursor } from '@/lib/http/page-cursor'
 import { findAgent } from './agents'
 
-// Conversations as the dashboard reads them (lib/domain/agents.ts): the list of an agent's, and one with its messages.
+// Conversations as callers read them (lib/domain/agents.ts): an agent's, the organization's (newest first, a page at
+// a time), and one with its messages, which a public agent's conversation shows to anyone holding its id.
 
 const PREVIEW_LENGTH = 160
+const CHAINDESK_PAGE = 50
+
+const SUMMARY_INCLUDE = {
+  _count: { select: { messages: true } },
+  messages: { orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: 1, select: { role: true, text: true, error: true, createdAt: true } },
+} satisfies Prisma.ConversationInclude
+
+type SummaryRow = Prisma.ConversationGetPayload<{ include: typeof SUMMARY_INCLUDE }>
+
+type ConversationRow = Prisma.ConversationGetPayload<object>
+
+/** Chaindesk's name of a message's role. */
+const fromOf = (role: 'user' | 'assistant') => (role === 'user' ? 'human' : 'agent')
+
+/** What every view of a conversation shows of it. */
+function conversationFields(c: ConversationRow, messageCount: number) {
+  const { id, agentId, visitorId, channel, title } = c
+  return { id, agentId, visitorId, channel, title, messageCount, createdAt: c.createdAt.toISOString(), updatedAt: c.updatedAt.toISOString() }
+}
+
+function toSummary(c: SummaryRow): ConversationSummary {
+  const last = c.messages[0]
+  return {
+    ...conversationFields(c, c._count.messages),
+    lastMessage: last ? { role: last.role, from: fromOf(last.role), preview: (last.text || last.error || '').slice(0, PREVIEW_LENGTH), createdAt: last.createdAt.toISOString() } : null,
+  }
+}
 
 /** The agent's conversations, most recently active first. */
 export async function listConversations(ctx: TenantContext, agentId: string, limit: number): Promise<ConversationSummary[]> {
@@ -17,54 +48,69 @@ export async function listConversations(ctx: TenantContext, agentId: string, lim
     where: { agentId, organizationId: ctx.organizationId },
     orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }],
     take: limit,
-    include: {
-      _count: { select: { messages: true } },
-      messages: { orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: 1, select: { role: true, text: true, error: true, createdAt: true } },
-    },
+    include: SUMMARY_INCLUDE,
   })
-  return conversations.map(c => {
-    const last = c.messages[0]
-    return {
-      id: c.id,
-      agentId: c.agentId,
-      visitorId: c.visitorId,
-      channel: c.channel,
-      title: c.title,
-      messageCount: c._count.messages,
-      lastMessage: last
-        ? { role: last.role, preview: (last.text || last.error || '').slice(0, PREVIEW_LENGTH), createdAt: last.createdAt.toISOString() }
-        : null,
-      createdAt: c.createdAt.toISOString(),
-      updatedAt: c.updatedAt.toISOString(),
-    }
-  })
+  return conversations.map(toSummary)
 }
 
-export async function getConversation(ctx: TenantContext, id: string): Promise<ConversationDetail> {
+/** The organization's conversations (of one agent when `agentId` is given), newest first, a page at a time. */
+export async function listOrganizationConversations(
+  ctx: TenantContext,
+  query: { limit: number; cursor?: string; agentId?: string },
+): Promise<ConversationPage> {
   const prisma = await getPrisma()
-  const c = await prisma.conversation.findFirst({
-    where: { id, organizationId: ctx.organizationId },
-    include: { messages: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] } },
+  const where: Prisma.ConversationWhereInput = { organizationId: ctx.organizationId, ...(query.agentId ? { agentId: query.agentId } : {}) }
+  const after = query.cursor ? decodePageCursor(query.cursor) : null
+  const rows = await prisma.conversation.findMany({
+    where: after ? { AND: [where, afterCursor(after)] } : where,
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: query.limit + 1,
+    include: SUMMARY_INCLUDE,
   })
-  if (!c) throw new NotFound('Conversation')
+  const page = rows.slice(0, query.limit)
+  return { items: page.map(toSummary), nextCursor: rows.length > query.limit ? encodePageCursor(page[page.length - 1]) : null }
+}
+
+/**
+ * A conversation with its messages, for a caller of its organization; or, when its agent is public and
+ * PUBLIC_CONVERSATION_READ is on, for anyone (Chaindesk's widget reloads its history without a key: the id, random
+ * and known only to the visitor's browser, is the credential). `ctx` is null for a caller without credentials.
+ * `chaindeskCursor` (the `?cursor=` of Chaindesk's widget, "" for the first page) asks for its paging: newest first.
+ */
+export async function getConversation(ctx: TenantContext | null, id: string, chaindeskCursor?: string): Promise<ConversationDetail> {
+  const prisma = await getPrisma()
+  const c = await prisma.conversation.findUnique({ where: { id }, include: { agent: { select: { visibility: true } } } })
+  const member = c !== null && c.organizationId === ctx?.organizationId
+  const readable = member || (c?.agent.visibility === 'public' && config().PUBLIC_CONVERSATION_READ)
+  if (!c || !readable) {
+    if (ctx) throw new NotFound('Conversation')
+    throw new Unauthorized()
+  }
+  const newestFirst = chaindeskCursor !== undefined
+  const messages = await prisma.message.findMany({
+    where: { conversationId: c.id },
+    orderBy: newestFirst ? [{ createdAt: 'desc' }, { id: 'desc' }] : [{ createdAt: 'asc' }, { id: 'asc' }],
+    ...(newestFirst ? { take: CHAINDESK_PAGE, ...(chaindeskCursor ? { cursor: { id: chaindeskCursor }, skip: 1 } : {}) } : {}),
+  })
+  const count = newestFirst ? await prisma.message.count({ where: { conversationId: c.id } }) : messages.length
   return {
-    id: c.id,
-    agentId: c.agentId,
-    visitorId: c.visitorId,
-    channel: c.channel,
-    title: c.title,
-    messageCount: c.messages.length,
-    createdAt: c.createdAt.toISOString(),
-    updatedAt: c.updatedAt.toISOString(),
-    messages: c.messages.map(m => ({
-      id: m.id,
-      role: m.role,
-      text: m.text,
-      sources: Array.isArray(m.sources) ? (m.sources as unknown as AnswerSource[]) : [],
-      promptTokens: m.promptTokens,
-      completionTokens: m.completionTokens,
-      error: m.error,
-      createdAt: m.createdAt.toISOString(),
-    })),
+    ...conversationFields(c, count),
+    isAiEnabled: true,
+    status: 'UNRESOLVED',
+    messages: messages.map(toMessage),
+  }
+}
+
+function toMessage(m: Prisma.MessageGetPayload<object>): ConversationMessage {
+  return {
+    id: m.id,
+    role: m.role,
+    from: fromOf(m.role),
+    text: m.text,
+    sources: Array.isArray(m.sources) ? (m.sources as unknown as AnswerSource[]) : [],
+    promptTokens: m.promptTokens,
+    completionTokens: m.completionTokens,
+    error: m.error,
+    createdAt: m.createdAt.toISOString(),
   }
 }

@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto'
 import { config } from '@/lib/config'
 import { getPrisma } from '@/lib/db/client'
 import type { ConversationChannel } from '@/lib/domain/agents'
 import type { AnswerSource } from '@/lib/domain/answer-events'
 import { NotFound } from '@/lib/http/errors'
 import { countTokens } from '@/lib/ingest/tokenizer'
+import { emitConversationCreated, emitMessageCreated } from '@/lib/webhooks'
 import type { HistoryMessage } from './prompt'
 
 // Conversations of the query pipeline: which one a query continues, its visitor, its recent history, its messages.
@@ -11,17 +13,29 @@ import type { HistoryMessage } from './prompt'
 export interface ConversationTarget {
   organizationId: string
   agentId: string
-  /** Set when the query continues an existing conversation. */
+  /** Set when the query continues an existing conversation, or starts one under an id the client chose. */
   conversationId: string | null
+  /** True when conversationId names no conversation yet: it is created under that id (Chaindesk's widget mints it). */
+  adopt: boolean
   /** The visitor of the query: an existing one, one to create with this id, or null for a new one. */
   visitorId: string | null
   visitorExists: boolean
 }
 
 /**
+ * An id a client may choose for a new conversation: long enough not to be guessed (a public agent's conversation is
+ * readable by whoever holds its id), plain enough for a URL. A UUID, a cuid or a nanoid qualifies.
+ */
+const ADOPTABLE_ID = /^[A-Za-z0-9_-]{16,128}$/
+
+/** Ids we mint: random, unguessable (122 random bits). */
+export const newConversationId = () => randomUUID()
+
+/**
  * Checks, without writing anything, what a query continues: a conversationId must be a conversation of this agent
- * (else 404, also when unknown), and a visitorId a visitor of the agent's organization, or a new id (then the
- * visitor is created with it, as Chaindesk's widget makes up its visitor ids) but never another organization's.
+ * and visitor, or a well-formed id of no conversation at all (then it is started under that id), else 404; a
+ * visitorId a visitor of the agent's organization, or a new id (then the visitor is created with it, as Chaindesk's
+ * widget makes up its visitor ids) but never another organization's.
  */
 export async function resolveConversationTarget(input: {
   organizationId: string
@@ -31,16 +45,25 @@ export async function resolveConversationTarget(input: {
 }): Promise<ConversationTarget> {
   const prisma = await getPrisma()
   let visitorId = input.visitorId ?? null
+  let adopt = false
   if (input.conversationId) {
-    const conversation = await prisma.conversation.findFirst({
-      where: { id: input.conversationId, agentId: input.agentId, organizationId: input.organizationId },
-      select: { id: true, visitorId: true },
+    const conversation = await prisma.conversation.findUnique({
+      where: { id: input.conversationId },
+      select: { agentId: true, organizationId: true, visitorId: true },
     })
-    // a conversation is continued by its own visitor only
-    if (!conversation || (visitorId && conversation.visitorId && conversation.visitorId !== visitorId)) {
+    if (!conversation) {
+      if (!ADOPTABLE_ID.test(input.conversationId)) throw new NotFound('Conversation')
+      adopt = true
+    } else if (
+      conversation.agentId !== input.agentId ||
+      conversation.organizationId !== input.organizationId ||
+      // a conversation is continued by its own visitor only
+      (visitorId && conversation.visitorId && conversation.visitorId !== visitorId)
+    ) {
       throw new NotFound('Conversation')
+    } else {
+      visitorId ??= conversation.visitorId
     }
-    visitorId ??= conversation.visitorId
   }
   let visitorExists = false
   if (visitorId) {
@@ -48,7 +71,8 @@ export async function resolveConversationTarget(input: {
     if (visitor && visitor.organizationId !== input.organizationId) throw new NotFound('Visitor')
     visitorExists = visitor !== null
   }
-  return { organizationId: input.organizationId, agentId: input.agentId, conversationId: input.conversationId ?? null, visitorId, visitorExists }
+  const conversationId = input.conversationId ?? null
+  return { organizationId: input.organizationId, agentId: input.agentId, conversationId, adopt, visitorId, visitorExists }
 }
 
 /** Creates what the target lacks (visitor, conversation) and stores the question. */
@@ -59,7 +83,7 @@ export async function openConversation(
   const prisma = await getPrisma()
   let visitorId = target.visitorId
   if (!visitorId) {
-    visitorId = (await prisma.visitor.create({ data: { organizationId: target.organizationId }, select: { id: true } })).id
+    visitorId = (await prisma.visitor.create({ data: { id: randomUUID(), organizationId: target.organizationId }, select: { id: true } })).id
   } else {
     // upsert: two first queries of a new visitor may arrive together
     const visitor = await prisma.visitor.upsert({
@@ -71,24 +95,35 @@ export async function openConversation(
     if (visitor.organizationId !== target.organizationId) throw new NotFound('Visitor')
   }
   let conversationId = target.conversationId
-  if (!conversationId) {
-    const conversation = await prisma.conversation.create({
-      data: {
-        organizationId: target.organizationId,
-        agentId: target.agentId,
-        visitorId,
-        channel: question.channel,
-        title: question.text.slice(0, 120),
-      },
-      select: { id: true },
-    })
-    conversationId = conversation.id
-  }
+  if (!conversationId || target.adopt) conversationId = await startConversation(target, visitorId, question)
+  if (!target.conversationId || target.adopt) await emitConversationCreated(conversationId)
   const message = await prisma.message.create({
     data: { conversationId, role: 'user', text: question.text },
     select: { id: true },
   })
+  await emitMessageCreated(message.id)
   return { conversationId, visitorId, questionId: message.id }
+}
+
+/**
+ * A new conversation, under the id the client chose (target.adopt) or one we mint. Two first queries under one
+ * chosen id may arrive together: the one that loses the insert continues the conversation when it is its own.
+ */
+async function startConversation(target: ConversationTarget, visitorId: string, question: { text: string; channel: ConversationChannel }) {
+  const prisma = await getPrisma()
+  const id = target.adopt && target.conversationId ? target.conversationId : newConversationId()
+  const data = { id, organizationId: target.organizationId, agentId: target.agentId, visitorId, channel: question.channel, title: question.text.slice(0, 120) }
+  try {
+    return (await prisma.conversation.create({ data, select: { id: true } })).id
+  } catch (error) {
+    if (!target.adopt) throw error
+    const existing = await prisma.conversation.findFirst({
+      where: { id, agentId: target.agentId, organizationId: target.organizationId, visitorId },
+      select: { id: true },
+    })
+    if (!existing) throw new NotFound('Conversation')
+    return existing.id
+  }
 }
 
 /**
@@ -135,5 +170,6 @@ export async function saveAnswer(
     }),
     prisma.conversation.update({ where: { id: conversationId }, data: { updatedAt: new Date() }, select: { id: true } }),
   ])
+  await emitMessageCreated(message.id)
   return message.id
 }

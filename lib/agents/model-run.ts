@@ -31,8 +31,11 @@ export async function* runModel(
         tokens = part.tokens
         continue
       }
-      text += part.text
-      yield { type: 'answer', text: part.text }
+      // an answer never starts with a line break (a stream's first data line cannot carry one: answer-events.ts)
+      const piece = text ? part.text : part.text.replace(/^(?:\r\n|\r|\n)+/, '')
+      if (!piece) continue
+      text += piece
+      yield { type: 'answer', text: piece }
     }
   } catch (error) {
     failure = describeModelFailure(error, deadline)

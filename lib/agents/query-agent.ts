@@ -1,4 +1,4 @@
-import type { AgentAnswer, AnswerEvent } from '@/lib/domain/answer-events'
+import type { AgentAnswer, AnswerEncoding, AnswerEvent } from '@/lib/domain/answer-events'
 import { limitPublicQuery } from '@/lib/rate-limit/public-queries'
 import type { AgentAccess } from './agent-access'
 import type { AgentQuery } from './agent-schemas'
@@ -8,18 +8,32 @@ import { prepareQuery } from './prepare-query'
 // The query pipeline of spec §4.2 (DESIGN.md §7): the public rate limit, the preparation (which may refuse the
 // query), then the model run, whose events are the stream or, collected, the JSON answer. The edge frames them.
 
-export type AgentReply = { kind: 'stream'; events: AsyncIterable<AnswerEvent> } | { kind: 'json'; answer: AgentAnswer }
+export type AgentReply =
+  | { kind: 'stream'; events: AsyncIterable<AnswerEvent>; encoding: AnswerEncoding }
+  | { kind: 'json'; answer: AgentAnswer }
 
 export interface QueryCaller {
   /** Aborted when the client goes away: the model call stops. */
   signal?: AbortSignal
   /** The caller's network address, for the rate limit of public agents. */
   clientAddress: string
+  /** The stream encoding asked for outside the body (a query parameter), which wins over the body's. */
+  streamEncoding?: AnswerEncoding
+}
+
+/**
+ * The encoding of a streamed answer (DESIGN.md §7): the one asked for, else Chaindesk's for Chaindesk's own clients
+ * (they send `channel`, and decode every payload), else the spec's plain text.
+ */
+export function streamEncodingOf(body: Pick<AgentQuery, 'channel' | 'streamEncoding'>, asked?: AnswerEncoding): AnswerEncoding {
+  return asked ?? body.streamEncoding ?? (body.channel ? 'chaindesk' : 'sse')
 }
 
 export async function queryAgent(access: AgentAccess, body: AgentQuery, caller: QueryCaller): Promise<AgentReply> {
   if (!access.member) limitPublicQuery(caller.clientAddress, body.visitorId)
   const prepared = await prepareQuery(access, body, caller.signal)
-  if (body.streaming) return { kind: 'stream', events: runModel(prepared, caller.signal, 'as-it-comes') }
+  if (body.streaming) {
+    return { kind: 'stream', events: runModel(prepared, caller.signal, 'as-it-comes'), encoding: streamEncodingOf(body, caller.streamEncoding) }
+  }
   return { kind: 'json', answer: await collectAnswer(runModel(prepared, caller.signal, 'at-the-end')) }
 }

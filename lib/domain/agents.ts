@@ -45,7 +45,7 @@ export interface ConversationSummary {
   channel: ConversationChannel
   title: string | null
   messageCount: number
-  lastMessage: { role: 'user' | 'assistant'; preview: string; createdAt: string } | null
+  lastMessage: { role: 'user' | 'assistant'; from: 'human' | 'agent'; preview: string; createdAt: string } | null
   createdAt: string
   updatedAt: string
 }
@@ -53,6 +53,8 @@ export interface ConversationSummary {
 export interface ConversationMessage {
   id: string
   role: 'user' | 'assistant'
+  /** Chaindesk's name of the role (its widget, Pipedream's trigger read it). */
+  from: 'human' | 'agent'
   text: string
   sources: AnswerSource[]
   promptTokens: number | null
@@ -63,5 +65,15 @@ export interface ConversationMessage {
 }
 
 export interface ConversationDetail extends Omit<ConversationSummary, 'lastMessage'> {
+  /** Oldest first; with `?cursor=` (Chaindesk's paging) newest first, one page after the cursor's message. */
   messages: ConversationMessage[]
+  /** Chaindesk's fields, which its widget reads: the AI answers (never handed to a human here), never resolved. */
+  isAiEnabled: true
+  status: 'UNRESOLVED'
+}
+
+/** A page of the organization's conversations, newest first (GET /api/conversations). */
+export interface ConversationPage {
+  items: ConversationSummary[]
+  nextCursor: string | null
 }

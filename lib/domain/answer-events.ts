@@ -81,8 +81,76 @@ function toSseEvent(event: AnswerEvent): SseEvent {
   }
 }
 
-export function encodeAnswerEvent(event: AnswerEvent): string {
-  return encodeSseEvent(toSseEvent(event))
+/**
+ * How the data of a stream is written (DESIGN.md §7). `sse`, the default: plain text as the spec reads, a piece with
+ * line breaks as several `data:` lines. `chaindesk`: what Chaindesk's own clients (its widget, its dashboard) decode,
+ * each `answer` and `endpoint_response` payload percent-encoded with encodeURIComponent on one `data:` line; the
+ * `[DONE]` and `[ERROR]` markers raw.
+ */
+export const ANSWER_ENCODINGS = ['sse', 'chaindesk'] as const
+export type AnswerEncoding = (typeof ANSWER_ENCODINGS)[number]
+
+export function encodeAnswerEvent(event: AnswerEvent, encoding: AnswerEncoding = 'sse'): string {
+  const sse = toSseEvent(event)
+  if (encoding === 'chaindesk') {
+    if (event.type === 'error') return encodeSseEvent({ data: `${ERROR}${event.message.replace(LINE_BREAKS, ' ')}` })
+    if (sse.event !== undefined) return encodeSseEvent({ event: sse.event, data: encodeURIComponent(sse.data) })
+  }
+  return encodeSseEvent(sse)
+}
+
+const LINE_BREAKS = /\r\n|\r|\n/g
+const LEADING_LINE_BREAKS = /^(?:\r\n|\r|\n)+/
+
+/**
+ * A stream's encoder. Pieces are sent as whole characters: a piece that ends in the first half of a surrogate pair (a
+ * model's piece may split an emoji) keeps it for the next piece, as neither UTF-8 nor encodeURIComponent can write
+ * half a character. In the `sse` encoding no event's data may begin with a line break: clients built on
+ * `fetch-event-source` (Chaindesk's widget, many others) drop a first `data:` line that is empty. So each `answer`
+ * piece is held until the next one, whose leading line breaks are moved onto its end; the concatenation is the same.
+ * (A model run never starts an answer with a line break: see lib/agents/model-run.ts.)
+ */
+export function answerStreamEncoder(encoding: AnswerEncoding = 'sse'): (event: AnswerEvent) => string {
+  const write = encoding === 'chaindesk' ? (event: AnswerEvent) => encodeAnswerEvent(event, encoding) : lineBreakSafeEncoder()
+  let half = '' // the first half of a surrogate pair, waiting for its second
+  return event => {
+    if (event.type !== 'answer') {
+      const rest = half ? write({ type: 'answer', text: half.toWellFormed() }) : ''
+      half = ''
+      return rest + write(event)
+    }
+    let text = half + event.text
+    half = ''
+    if (HIGH_SURROGATE_AT_END.test(text)) {
+      half = text.slice(-1)
+      text = text.slice(0, -1)
+    }
+    return text ? write({ type: 'answer', text: text.toWellFormed() }) : ''
+  }
+}
+
+const HIGH_SURROGATE_AT_END = /[\uD800-\uDBFF]$/
+
+function lineBreakSafeEncoder(): (event: AnswerEvent) => string {
+  let held: string | undefined // the piece not yet sent
+  return event => {
+    if (event.type !== 'answer') {
+      const out = held ? encodeAnswerEvent({ type: 'answer', text: held }) : ''
+      held = undefined
+      return out + encodeAnswerEvent(event)
+    }
+    if (held === undefined) {
+      held = event.text
+      return ''
+    }
+    const breaks = LEADING_LINE_BREAKS.exec(event.text)?.[0] ?? ''
+    const rest = event.text.slice(breaks.length)
+    held += breaks
+    if (!rest) return ''
+    const out = encodeAnswerEvent({ type: 'answer', text: held })
+    held = rest
+    return out
+  }
 }
 
 type NamedEvent = Exclude<AnswerEvent, { type: 'done' | 'error' }>
@@ -107,4 +175,10 @@ export function decodeAnswerEvent({ event, data }: SseEvent): AnswerEvent | null
     return null
   }
   return isNamed(event) ? READ[event](data) : null
+}
+
+/** The decoder of a stream in the given encoding; a `chaindesk` payload that is not percent-encoded throws a URIError. */
+export function answerEventDecoder(encoding: AnswerEncoding): (sse: SseEvent) => AnswerEvent | null {
+  if (encoding === 'sse') return sse => decodeAnswerEvent(sse)
+  return ({ event, data }) => decodeAnswerEvent({ event, data: event && isNamed(event) ? decodeURIComponent(data) : data })
 }

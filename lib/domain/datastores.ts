@@ -1,5 +1,7 @@
 // The datastore resources as the API answers them (spec §2, §4.5-4.7). Times are ISO 8601 UTC.
 import type { DatasourceStatus, DatasourceType } from './datasources'
+import type { SearchLanguage } from './languages'
+import type { RefreshInterval } from './refresh'
 
 export interface DatastoreResource {
   id: string
@@ -11,6 +13,10 @@ export interface DatastoreResource {
   /** Chunking of this datastore's content, in tokens (applies to datasources synched after a change). */
   chunkSize: number
   chunkOverlap: number
+  /** The refresh interval of its web sources that set none ("off", "hourly", "daily", "weekly" or hours). */
+  refreshInterval: RefreshInterval
+  /** Text search language of its chunks and of the questions asked of it (lib/domain/languages.ts). */
+  language: SearchLanguage
   /** Every datasource of the datastore, pages of a web site included. */
   nbDatasources: number
   nbChunks: number
@@ -39,6 +45,10 @@ export interface DatasourceResource {
   /** The readable reason of an `error` or `usage_limit_reached` status, else null. */
   errorMessage: string | null
   lastSynch: string | null
+  /** Its own refresh interval (web sources), or null: its datastore's. */
+  refreshInterval: RefreshInterval | null
+  /** When it is next fetched again on its schedule, or null (no schedule, or a synchronisation under way). */
+  nextRefreshAt: string | null
   createdAt: string
   updatedAt: string
 }

@@ -1,8 +1,8 @@
 import { resolveAgentAccess } from '@/lib/agents/agent-access'
-import { AgentQueryBody } from '@/lib/agents/agent-schemas'
+import { AgentQueryBody, AgentQueryParams } from '@/lib/agents/agent-schemas'
 import { queryAgent } from '@/lib/agents/query-agent'
 import { identify } from '@/lib/auth/tenant'
-import { parseId, parseJson } from '@/lib/http/body'
+import { parseId, parseJson, parseSearchParams } from '@/lib/http/body'
 import { clientAddress, routes } from '@/lib/http/route'
 import { sseResponse } from '@/lib/http/sse'
 
@@ -10,12 +10,14 @@ export const { GET, POST, PUT, PATCH, DELETE } = routes({
   // spec §4.2: JSON, or an event stream when `streaming` is true (errors known before the stream opens stay JSON)
   POST: async (req, { params }) => {
     const id = await parseId(params)
+    const { streamEncoding } = parseSearchParams(req, AgentQueryParams)
     const access = await resolveAgentAccess(await identify(req), id)
     const body = await parseJson(req, AgentQueryBody)
     // the client goes away when its request is aborted, or when it cancels the event stream
     const cancelled = new AbortController()
     const signal = AbortSignal.any([req.signal, cancelled.signal])
-    const reply = await queryAgent(access, body, { signal, clientAddress: clientAddress(req) })
-    return reply.kind === 'stream' ? sseResponse(reply.events, () => cancelled.abort()) : Response.json(reply.answer)
+    const reply = await queryAgent(access, body, { signal, clientAddress: clientAddress(req), streamEncoding })
+    if (reply.kind === 'json') return Response.json(reply.answer)
+    return sseResponse(reply.events, { encoding: reply.encoding, onCancel: () => cancelled.abort() })
   },
 })
