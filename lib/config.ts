@@ -9,6 +9,9 @@ const ConfigSchema = z.object({
   PORT: positiveInt.default(3000),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
+  // connections each process (web or worker) opens to DATABASE_URL at most: processes × this < max_connections;
+  // 2 or more, since a start-up step holds an advisory lock on one connection while it works on another
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(2).default(10),
   WORKER: z.enum(['on', 'off']).default('on'),
   WORKER_CONCURRENCY: positiveInt.default(2),
   OPENAI_API_KEY: z.string().optional(),
@@ -35,10 +38,23 @@ const ConfigSchema = z.object({
   CRAWLER_TIMEOUT_SECONDS: positiveInt.default(15),
   CRAWLER_MAX_PAGE_MB: positiveInt.default(5),
   CRAWLER_CONCURRENCY_PER_HOST: positiveInt.default(2),
+  // scheduled refreshes (lib/ingest/lifecycle/refresh.ts): how often due ones are queued, over how long they are spread
+  REFRESH_CHECK_SECONDS: positiveInt.default(60),
+  REFRESH_SPREAD_SECONDS: z.coerce.number().int().min(0).default(600),
+  // outgoing webhooks (lib/webhooks): attempts, backoff (base × 2^(n−1), at most an hour), private receivers
+  WEBHOOK_MAX_ATTEMPTS: positiveInt.default(10),
+  WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().int().min(0).default(30),
+  WEBHOOK_TIMEOUT_SECONDS: positiveInt.default(10),
+  WEBHOOK_ALLOW_PRIVATE_HOSTS: flag.default(false),
   // agents (lib/agents): how long the model may stay silent, history sent to it, fragments retrieved per query
   AGENT_MODEL_TIMEOUT_SECONDS: positiveInt.default(60),
   AGENT_HISTORY_TOKENS: z.coerce.number().int().min(0).default(2000),
   AGENT_TOP_K: positiveInt.default(5),
+  // Chaindesk compatibility (lib/http/cors.ts, lib/agents/conversation-views.ts): origins that may call the keyed
+  // routes from a browser ("*" for any; the public agent routes answer any origin), and whether a public agent's
+  // conversation is readable without a key by whoever holds its (unguessable) id, as Chaindesk's widget needs
+  CORS_ORIGINS: z.string().default(''),
+  PUBLIC_CONVERSATION_READ: flag.default(true),
 })
 
 export type Config = z.infer<typeof ConfigSchema>

@@ -38,7 +38,7 @@ if (mtime(client) < newestMtime(['prisma/schema.prisma', 'package-lock.json'])) 
 
 const force = process.argv.includes('--force-build')
 if (process.argv.includes('--build') || force) {
-  const sources = ['app', 'components', 'lib', 'public', 'prisma', 'instrumentation.ts', 'next.config.js', 'postcss.config.mjs', 'package-lock.json', 'tsconfig.json']
+  const sources = ['app', 'components', 'lib', 'public', 'prisma', 'instrumentation.ts', 'proxy.ts', 'next.config.js', 'postcss.config.mjs', 'package-lock.json', 'tsconfig.json']
   if (force || mtime('.next/BUILD_ID') < newestMtime(sources)) {
     console.log('Building the app (next build)…')
     run(process.execPath, ['node_modules/next/dist/bin/next', 'build'])

@@ -9,7 +9,10 @@ import { PendingButton } from '@/components/layout/pending-button'
 import { Input } from '@/components/ui/input'
 import { Textarea } from '@/components/ui/textarea'
 import { cn } from '@/lib/utils'
-import { createWebDatasource, upsertDocuments } from './datastores-api'
+import type { RefreshInterval } from '@/lib/domain/refresh'
+import { CrawlRulesFields, EMPTY_RULES, rulesOf } from './crawl-rules-fields'
+import { createWebDatasource, upsertDocuments, type CrawlRules } from './datastores-api'
+import { RefreshSelect } from './refresh-select'
 import { TYPE_LABELS } from './types'
 import { datasourcesQueryKey } from './types'
 
@@ -93,6 +96,8 @@ function WebDatasourceForm({
   urlHint,
   submitLabel,
   children,
+  extraConfig,
+  after,
 }: {
   datastoreId: string
   type: 'web_page' | 'web_site'
@@ -105,18 +110,31 @@ function WebDatasourceForm({
   submitLabel: string
   /** What comes before the address (the web site's choice of where to find pages). */
   children?: React.ReactNode
+  /** More of the config (a web site's crawl rules), or the problem that stops the form. */
+  extraConfig?: () => { rules: Partial<CrawlRules> } | { problem: string }
+  /** What comes after the name (the crawl rules). */
+  after?: React.ReactNode
 }) {
   const [url, setUrl] = React.useState('')
   const [name, setName] = React.useState('')
+  const [refresh, setRefresh] = React.useState<RefreshInterval | null>(null)
   const what = TYPE_LABELS[type]
-  const send = () => createWebDatasource({ datastoreId, type, name: name.trim() || undefined, config: { [configKey]: url.trim() } })
+  const extra = extraConfig?.()
+  const rules = extra && 'rules' in extra ? extra.rules : {}
+  const send = () =>
+    createWebDatasource({ datastoreId, type, name: name.trim() || undefined, config: { [configKey]: url.trim(), ...rules }, refreshInterval: refresh })
   const { problem, create, submit } = useAddContent(datastoreId, what, send, () => {
     setUrl('')
     setName('')
   })
   const urlId = `${idPrefix}-url`
   return (
-    <AddForm onSubmit={() => submit(httpUrlProblem(url))} create={create} errorId={`${idPrefix}-error`} submitLabel={submitLabel}>
+    <AddForm
+      onSubmit={() => submit(httpUrlProblem(url) ?? (extra && 'problem' in extra ? extra.problem : null))}
+      create={create}
+      errorId={`${idPrefix}-error`}
+      submitLabel={submitLabel}
+    >
       {children}
       <FormField id={urlId} label={urlLabel}>
         <Input
@@ -141,6 +159,10 @@ function WebDatasourceForm({
       <FormField id={`${idPrefix}-name`} label="Name" optional>
         <Input id={`${idPrefix}-name`} value={name} onChange={e => setName(e.target.value)} maxLength={200} placeholder="Defaults to the address" />
       </FormField>
+      <FormField id={`${idPrefix}-refresh`} label="Refresh">
+        <RefreshSelect id={`${idPrefix}-refresh`} value={refresh} onChange={setRefresh} inherited className="w-fit" />
+      </FormField>
+      {after}
     </AddForm>
   )
 }
@@ -154,7 +176,7 @@ export function WebPageForm({ datastoreId }: { datastoreId: string }) {
       idPrefix="web-page"
       urlLabel="Page address"
       urlPlaceholder="https://example.com/docs/pricing"
-      urlHint="The page is fetched once now and again on each re-sync; its main text is kept."
+      urlHint="The page is fetched now, on each re-sync and on its refresh schedule; its main text is kept."
       submitLabel="Add web page"
     />
   )
@@ -167,6 +189,7 @@ const SITE_MODES = [
 
 export function WebSiteForm({ datastoreId }: { datastoreId: string }) {
   const [mode, setMode] = React.useState<'sitemap' | 'source_url'>('source_url')
+  const [rules, setRules] = React.useState(EMPTY_RULES)
   return (
     <WebDatasourceForm
       datastoreId={datastoreId}
@@ -176,6 +199,8 @@ export function WebSiteForm({ datastoreId }: { datastoreId: string }) {
       urlLabel={mode === 'sitemap' ? 'Sitemap address' : 'Site address'}
       urlPlaceholder={mode === 'sitemap' ? 'https://example.com/sitemap.xml' : 'https://example.com'}
       submitLabel="Add web site"
+      extraConfig={() => rulesOf(rules)}
+      after={<CrawlRulesFields draft={rules} onChange={setRules} />}
     >
       <fieldset className="grid gap-2">
         <legend className="mb-2 text-sm font-medium">Find the pages from</legend>

@@ -8,18 +8,21 @@ import { closeUnlessPending, CreateDialog } from '@/components/layout/create-dia
 import { FormField } from '@/components/layout/form-field'
 import { Input } from '@/components/ui/input'
 import { Textarea } from '@/components/ui/textarea'
+import { DEFAULT_SEARCH_LANGUAGE, type SearchLanguage } from '@/lib/domain/languages'
 import { createDatastore } from './datastores-api'
+import { LanguageSelect } from './language-select'
 import { datastoresQueryKey } from './types'
 
 export function CreateDatastoreDialog() {
   const [open, setOpen] = React.useState(false)
   const [name, setName] = React.useState('')
   const [description, setDescription] = React.useState('')
+  const [language, setLanguage] = React.useState<SearchLanguage>(DEFAULT_SEARCH_LANGUAGE)
   const queryClient = useQueryClient()
   const router = useRouter()
 
   const create = useMutation({
-    mutationFn: () => createDatastore({ name: name.trim(), description: description.trim() || null }),
+    mutationFn: () => createDatastore({ name: name.trim(), description: description.trim() || null, language }),
     onSuccess: store => {
       void queryClient.invalidateQueries({ queryKey: datastoresQueryKey })
       toast.success(`Created “${store.name}”`)
@@ -31,6 +34,7 @@ export function CreateDatastoreDialog() {
   const onOpenChange = closeUnlessPending(create.isPending, setOpen, () => {
     setName('')
     setDescription('')
+    setLanguage(DEFAULT_SEARCH_LANGUAGE)
     create.reset()
   })
 
@@ -65,6 +69,9 @@ export function CreateDatastoreDialog() {
           rows={3}
           placeholder="What it holds, for your teammates"
         />
+      </FormField>
+      <FormField id="datastore-language" label="Language">
+        <LanguageSelect id="datastore-language" value={language} onChange={setLanguage} className="w-fit" />
       </FormField>
     </CreateDialog>
   )

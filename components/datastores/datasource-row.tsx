@@ -7,7 +7,9 @@ import { ChevronDown, ChevronRight, FileText, Globe, Link2, Type, type LucideIco
 import { Timestamp } from '@/components/layout/timestamp'
 import { TableCell, TableRow } from '@/components/ui/table'
 import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip'
+import { REFRESHABLE, type RefreshInterval } from '@/lib/domain/refresh'
 import { DeleteDatasourceButton, ResyncDatasourceButton } from './datasource-actions'
+import { DatasourceRefresh } from './datasource-refresh'
 import { DatasourceStatusBadge } from './datasource-status-badge'
 import { STATUS_LABELS, TYPE_LABELS, type Datasource, type DatasourceType } from './types'
 
@@ -45,7 +47,7 @@ function ErrorReason({ datasource, expanded, onToggle }: { datasource: Datasourc
   )
 }
 
-export function DatasourceRow({ ds, siteName }: { ds: Datasource; siteName?: string }) {
+export function DatasourceRow({ ds, siteName, inheritedRefresh = 'off' }: { ds: Datasource; siteName?: string; inheritedRefresh?: RefreshInterval }) {
   const [expanded, setExpanded] = React.useState(false)
   const Icon = TYPE_ICONS[ds.type] ?? FileText
   const source = sourceOf(ds)
@@ -87,6 +89,8 @@ export function DatasourceRow({ ds, siteName }: { ds: Datasource; siteName?: str
         <TableCell className="hidden text-right tabular-nums lg:table-cell">{ds.nbTokens.toLocaleString()}</TableCell>
         <TableCell className="hidden text-muted-foreground lg:table-cell">
           {ds.lastSynch ? <Timestamp iso={ds.lastSynch} relative /> : 'never'}
+          {/* a site's pages are refreshed with their site */}
+          {REFRESHABLE[ds.type] && !ds.groupId && <DatasourceRefresh ds={ds} inherited={inheritedRefresh} />}
         </TableCell>
         <TableCell className="pr-2 text-right sm:pr-3">
           <div className="flex justify-end gap-0.5">

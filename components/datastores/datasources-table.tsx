@@ -1,7 +1,7 @@
 'use client'
 
 import * as React from 'react'
-import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query'
+import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query'
 import { FileText, ListFilter, Loader2 } from 'lucide-react'
 import { EmptyState } from '@/components/layout/empty-state'
 import { PendingButton } from '@/components/layout/pending-button'
@@ -11,7 +11,7 @@ import { Label } from '@/components/ui/label'
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select'
 import { HAS_CHILDREN } from '@/lib/domain/datasources'
 import { DatasourceRow } from './datasource-row'
-import { listDatasources } from './datastores-api'
+import { getDatastore, listDatasources } from './datastores-api'
 import {
   ACTIVE_STATUSES,
   DATASOURCE_STATUSES,
@@ -74,6 +74,8 @@ export function DatasourcesTable({ datastoreId }: { datastoreId: string }) {
   const [status, setStatus] = React.useState<DatasourceStatus | typeof ALL>(ALL)
   const [type, setType] = React.useState<DatasourceType | typeof ALL>(ALL)
   const queryClient = useQueryClient()
+  // the datastore's refresh interval, which its web sources follow unless they set their own
+  const store = useQuery({ queryKey: datastoreQueryKey(datastoreId), queryFn: () => getDatastore(datastoreId) })
 
   const query = useInfiniteQuery({
     queryKey: [...datasourcesQueryKey(datastoreId), { status, type }],
@@ -165,7 +167,12 @@ export function DatasourcesTable({ datastoreId }: { datastoreId: string }) {
         ]}
       >
         {items.map(ds => (
-          <DatasourceRow key={ds.id} ds={ds} siteName={ds.groupId ? (siteNames.get(ds.groupId) ?? 'a web site') : undefined} />
+          <DatasourceRow
+            key={ds.id}
+            ds={ds}
+            siteName={ds.groupId ? (siteNames.get(ds.groupId) ?? 'a web site') : undefined}
+            inheritedRefresh={store.data?.refreshInterval ?? 'off'}
+          />
         ))}
       </QueryTable>
       {query.hasNextPage && (

@@ -14,7 +14,11 @@ import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle }
 import { Input } from '@/components/ui/input'
 import { Textarea } from '@/components/ui/textarea'
 import { CHUNK_OVERLAP_RANGE, CHUNK_SIZE_RANGE } from '@/lib/domain/limits'
+import type { SearchLanguage } from '@/lib/domain/languages'
+import type { RefreshInterval } from '@/lib/domain/refresh'
 import { deleteDatastore, updateDatastore, type DatastoreFields } from './datastores-api'
+import { LanguageSelect } from './language-select'
+import { RefreshSelect } from './refresh-select'
 import { datastoreQueryKey, datastoresQueryKey, type Datastore } from './types'
 
 /** A whole number within `range`. */
@@ -58,6 +62,8 @@ export function DatastoreSettings({ datastore }: { datastore: Datastore }) {
   const [description, setDescription] = React.useState(datastore.description ?? '')
   const [chunkSize, setChunkSize] = React.useState(String(datastore.chunkSize))
   const [chunkOverlap, setChunkOverlap] = React.useState(String(datastore.chunkOverlap))
+  const [refresh, setRefresh] = React.useState<RefreshInterval>(datastore.refreshInterval ?? 'off')
+  const [language, setLanguage] = React.useState<SearchLanguage>(datastore.language ?? 'english')
   const [problem, setProblem] = React.useState<string | null>(null)
 
   const save = useMutation({
@@ -78,7 +84,7 @@ export function DatastoreSettings({ datastore }: { datastore: Datastore }) {
     if (!inRange(overlap, CHUNK_OVERLAP_RANGE)) return setProblem(`Overlap must be a whole number from ${CHUNK_OVERLAP_RANGE.min} to ${CHUNK_OVERLAP_RANGE.max} tokens`)
     if (overlap >= size) return setProblem('Overlap must be smaller than the chunk size')
     setProblem(null)
-    save.mutate({ name: name.trim(), description: description.trim() || null, chunkSize: size, chunkOverlap: overlap })
+    save.mutate({ name: name.trim(), description: description.trim() || null, chunkSize: size, chunkOverlap: overlap, refreshInterval: refresh, language })
   }
 
   const message = problem ?? (save.isError ? errorMessage(save.error) : null)
@@ -106,6 +112,14 @@ export function DatastoreSettings({ datastore }: { datastore: Datastore }) {
                 <Input id="ds-settings-chunk-overlap" type="number" min={CHUNK_OVERLAP_RANGE.min} max={CHUNK_OVERLAP_RANGE.max} value={chunkOverlap} onChange={e => setChunkOverlap(e.target.value)} />
               </FormField>
             </div>
+            <FormField id="ds-settings-refresh" label="Refresh web pages and sites">
+              <RefreshSelect id="ds-settings-refresh" value={refresh} onChange={v => setRefresh(v ?? 'off')} className="w-fit" />
+              <p className="text-xs text-muted-foreground">The schedule of its web sources that have none of their own. Unchanged pages cost no embeddings.</p>
+            </FormField>
+            <FormField id="ds-settings-language" label="Language">
+              <LanguageSelect id="ds-settings-language" value={language} onChange={setLanguage} className="w-fit" />
+              <p className="text-xs text-muted-foreground">How keyword search stems words and skips stop words. A change indexes the datastore&apos;s content again. Chinese, Japanese and Korean are searchable in any language.</p>
+            </FormField>
             <FormAlert message={message} />
           </CardContent>
           <CardFooter>

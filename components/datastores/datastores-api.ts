@@ -1,5 +1,7 @@
 // The datastores area's calls to the API (spec §4.5-4.7): the only module of components/datastores that knows a URL.
 import { apiFetch, apiUpload } from '@/components/api-client'
+import type { SearchLanguage } from '@/lib/domain/languages'
+import type { RefreshInterval } from '@/lib/domain/refresh'
 import type { Datasource, DatasourcePage, DatasourceStatus, DatasourceType, Datastore, Fragment, QueryFilters } from './types'
 
 const datastorePath = (id: string) => `/api/datastores/${encodeURIComponent(id)}`
@@ -10,6 +12,10 @@ export interface DatastoreFields {
   description: string | null
   chunkSize?: number
   chunkOverlap?: number
+  /** The refresh interval of its web sources that set none. */
+  refreshInterval?: RefreshInterval
+  /** Text search language of its content and questions; a change indexes its chunks again. */
+  language?: SearchLanguage
 }
 
 export function listDatastores(): Promise<Datastore[]> {
@@ -62,8 +68,31 @@ export interface WebDatasourceBody {
   datastoreId: string
   type: 'web_page' | 'web_site'
   name?: string
-  /** web_page: its source_url; web_site: its root as source_url, or its sitemap. */
-  config: { source_url?: string; sitemap?: string }
+  /** web_page: its source_url; web_site: its root as source_url, or its sitemap, and its crawl rules. */
+  config: { source_url?: string; sitemap?: string } & Partial<CrawlRules>
+  /** null or absent: the datastore's. */
+  refreshInterval?: RefreshInterval | null
+}
+
+/** A web site's crawl rules: path patterns kept and left out, pages at most, link depth at most. */
+export interface CrawlRules {
+  include: string[]
+  exclude: string[]
+  maxPages: number
+  maxDepth: number
+}
+
+export interface DatasourcePatch {
+  name?: string
+  /** null: the datastore's. */
+  refreshInterval?: RefreshInterval | null
+  /** A web site's crawl rules (null removes one). */
+  config?: { [K in keyof CrawlRules]?: CrawlRules[K] | null }
+}
+
+/** Changes a datasource's name, refresh interval or (a web site) crawl rules. */
+export function updateDatasource(id: string, body: DatasourcePatch): Promise<Datasource> {
+  return apiFetch(datasourcePath(id), { method: 'PATCH', json: body })
 }
 
 export function createWebDatasource(body: WebDatasourceBody): Promise<Datasource> {

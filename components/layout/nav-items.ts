@@ -1,4 +1,4 @@
-import { Bot, ChartColumn, Database, KeyRound, MessagesSquare, type LucideIcon } from 'lucide-react'
+import { Bot, ChartColumn, Database, KeyRound, MessagesSquare, Webhook, type LucideIcon } from 'lucide-react'
 
 export interface NavItem {
   href: string
@@ -11,5 +11,6 @@ export const NAV_ITEMS: NavItem[] = [
   { href: '/datastores', label: 'Datastores', icon: Database },
   { href: '/playground', label: 'Playground', icon: MessagesSquare },
   { href: '/api-keys', label: 'API keys', icon: KeyRound },
+  { href: '/webhooks', label: 'Webhooks', icon: Webhook },
   { href: '/usage', label: 'Usage', icon: ChartColumn },
 ]

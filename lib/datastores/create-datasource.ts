@@ -1,5 +1,6 @@
 import type { TenantContext } from '@/lib/domain/tenant'
 import type { DatasourceResource } from '@/lib/domain/datastores'
+import { refreshHours } from '@/lib/domain/refresh'
 import { InvalidRequest } from '@/lib/http/errors'
 import { kindOf } from '@/lib/ingest/kinds'
 import { createQueuedDatasource } from '@/lib/ingest/lifecycle'
@@ -21,6 +22,7 @@ export async function createJsonDatasource(ctx: TenantContext, body: JsonDatasou
     name: body.name || json.defaultName(body.config),
     config: json.storedConfig(body.config) as object,
     customId: body.custom_id ?? null,
+    refreshHours: body.refreshInterval == null ? null : refreshHours(body.refreshInterval),
   })
   return toDatasourceResource(ds)
 }

@@ -1,4 +1,5 @@
 import type { DatasourceResource } from '@/lib/domain/datastores'
+import { refreshInterval } from '@/lib/domain/refresh'
 import type { Datasource } from '@/lib/generated/prisma/client'
 import { asObject, publicConfigOf } from '@/lib/ingest/kinds'
 
@@ -20,6 +21,8 @@ export function toDatasourceResource(ds: Datasource): DatasourceResource {
     textSize: ds.textSize,
     errorMessage: ds.errorMessage,
     lastSynch: ds.lastSynch?.toISOString() ?? null,
+    refreshInterval: refreshInterval(ds.refreshHours),
+    nextRefreshAt: ds.nextRefreshAt?.toISOString() ?? null,
     createdAt: ds.createdAt.toISOString(),
     updatedAt: ds.updatedAt.toISOString(),
   }

@@ -1,5 +1,6 @@
 import { config } from '@/lib/config'
 import type { DatastoreResource } from '@/lib/domain/datastores'
+import { refreshInterval } from '@/lib/domain/refresh'
 import type { Datastore } from '@/lib/generated/prisma/client'
 
 export type { DatastoreResource } from '@/lib/domain/datastores'
@@ -22,6 +23,8 @@ export function toDatastoreResource(store: Datastore, counts: DatastoreCounts = 
     searchMode: searchMode(),
     chunkSize: store.chunkSize,
     chunkOverlap: store.chunkOverlap,
+    refreshInterval: refreshInterval(store.refreshHours ?? 0)!,
+    language: store.language as DatastoreResource['language'],
     nbDatasources: counts.nbDatasources,
     nbChunks: counts.nbChunks,
     createdAt: store.createdAt.toISOString(),

@@ -2,7 +2,11 @@ import type { TenantContext } from '@/lib/domain/tenant'
 import { datasourceBlobPrefix, getBlobStore } from '@/lib/db/blob-store'
 import { getPrisma } from '@/lib/db/client'
 import type { Datastore } from '@/lib/generated/prisma/client'
+import type { SearchLanguage } from '@/lib/domain/languages'
+import { refreshHours, type RefreshInterval } from '@/lib/domain/refresh'
 import { InvalidRequest, NotFound } from '@/lib/http/errors'
+import { REFRESHABLE_TYPES } from '@/lib/ingest/kinds'
+import { rescheduleRefreshes } from '@/lib/ingest/lifecycle'
 import { logger } from '@/lib/logger'
 import { forEachBounded } from './bounded'
 import { toDatastoreResource, type DatastoreCounts, type DatastoreResource } from './datastore-resource'
@@ -13,6 +17,10 @@ export interface DatastoreInput {
   visibility?: 'public' | 'private'
   chunkSize?: number
   chunkOverlap?: number
+  /** The default refresh interval of its web sources. */
+  refreshInterval?: RefreshInterval
+  /** The text search language of its chunks and questions (english by default). */
+  language?: SearchLanguage
 }
 
 export type DatastorePatch = Partial<DatastoreInput>
@@ -72,6 +80,8 @@ export async function createDatastore(ctx: TenantContext, input: DatastoreInput)
       visibility: input.visibility,
       chunkSize: input.chunkSize,
       chunkOverlap: input.chunkOverlap,
+      refreshHours: input.refreshInterval === undefined ? undefined : refreshHours(input.refreshInterval),
+      language: input.language,
     },
   })
   return toDatastoreResource(store)
@@ -93,8 +103,13 @@ export async function updateDatastore(ctx: TenantContext, id: string, patch: Dat
       visibility: patch.visibility,
       chunkSize: patch.chunkSize,
       chunkOverlap: patch.chunkOverlap,
+      refreshHours: patch.refreshInterval === undefined ? undefined : refreshHours(patch.refreshInterval),
+      // a new language: a trigger indexes its chunks again, with their statistics, in this statement
+      language: patch.language,
     },
   })
+  // its web sources that follow its default count their next refresh from now
+  if (patch.refreshInterval !== undefined) await rescheduleRefreshes({ datastoreId: store.id }, REFRESHABLE_TYPES)
   return withCounts(updated)
 }
 

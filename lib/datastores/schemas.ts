@@ -4,6 +4,8 @@ import { z } from 'zod'
 import { DATASOURCE_STATUSES, DATASOURCE_TYPES, type DatasourceType } from '@/lib/domain/datasources'
 import { jsonCreatedKinds } from '@/lib/ingest/kinds'
 import { CHUNK_OVERLAP_RANGE, CHUNK_SIZE_RANGE, MAX_QUERY_LENGTH, MAX_TOP_K } from '@/lib/domain/limits'
+import { MAX_REFRESH_HOURS, REFRESH_NAMES } from '@/lib/domain/refresh'
+import { SEARCH_LANGUAGES } from '@/lib/domain/languages'
 
 export { MAX_QUERY_LENGTH, MAX_TOP_K, MAX_UPSERT_DOCUMENTS } from '@/lib/domain/limits'
 
@@ -17,11 +19,16 @@ const Chunking = {
   chunkOverlap: z.number().int().min(CHUNK_OVERLAP_RANGE.min).max(CHUNK_OVERLAP_RANGE.max).optional(),
 }
 
+/** How often a web source is fetched again: "off", "hourly", "daily", "weekly", or a number of hours. */
+export const RefreshIntervalSchema = z.union([z.enum(REFRESH_NAMES), z.number().int().min(1).max(MAX_REFRESH_HOURS)])
+
 export const DatastoreCreateBody = z.object({
   name: Name,
   description: Description.optional(),
   visibility: z.enum(['public', 'private']).optional(),
   ...Chunking,
+  refreshInterval: RefreshIntervalSchema.optional(),
+  language: z.enum(SEARCH_LANGUAGES).optional(),
 })
 
 export const DatastorePatchBody = z.object({
@@ -29,7 +36,18 @@ export const DatastorePatchBody = z.object({
   description: Description.optional(),
   visibility: z.enum(['public', 'private']).optional(),
   ...Chunking,
+  refreshInterval: RefreshIntervalSchema.optional(),
+  /** A new language indexes the datastore's chunks again, in the request. */
+  language: z.enum(SEARCH_LANGUAGES).optional(),
 })
+
+/** PATCH /api/datasources/{id}: a web source's refresh interval (null: its datastore's) and a web site's crawl rules. */
+export const DatasourcePatchBody = z.object({
+  name: Name.optional(),
+  refreshInterval: RefreshIntervalSchema.nullable().optional(),
+  config: z.record(z.string(), z.unknown()).optional(),
+})
+export type DatasourcePatchBody = z.infer<typeof DatasourcePatchBody>
 
 
 /** "a,b" or "a": each value one of `values`. */
@@ -67,6 +85,7 @@ const JsonCommon = {
   datastoreId: Id,
   name: z.string().trim().max(200).optional(),
   custom_id: CustomId.optional(),
+  refreshInterval: RefreshIntervalSchema.nullable().optional(),
 }
 
 /** The JSON form of POST /api/datasources (§4.5): one member per kind its module says is created with JSON. */
@@ -83,6 +102,7 @@ export interface JsonDatasourceBody {
   datastoreId: string
   name?: string
   custom_id?: string
+  refreshInterval?: z.infer<typeof RefreshIntervalSchema> | null
   type: DatasourceType
   config: unknown
 }

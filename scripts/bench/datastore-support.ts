@@ -49,10 +49,34 @@ export async function startEmbeddingsProcess(): Promise<{ url: string; close(): 
   }
 }
 
+/**
+ * BENCH_DATABASE_URL=postgres://… runs the benchmark on PostgreSQL instead, in a new schema of that database (fresh,
+ * like the embedded default's new DATA_DIR), dropped afterwards; the figures then sit beside the embedded ones.
+ */
+function benchDatabaseUrl(): { url?: string; dropSchema: () => Promise<void> } {
+  const server = process.env.BENCH_DATABASE_URL
+  if (!server) return { dropSchema: async () => {} }
+  const url = new URL(server)
+  const schema = `bench_${Date.now().toString(36)}`
+  url.searchParams.set('schema', schema)
+  return {
+    url: url.toString(),
+    dropSchema: async () => {
+      const { default: pg } = await import('pg')
+      const client = new pg.Client({ connectionString: server })
+      await client.connect()
+      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).finally(() => client.end())
+    },
+  }
+}
+
 /** A new DATA_DIR with PGlite on disk (the embedded default), the embeddings server, and an organization with a key. */
 export async function openBenchEnvironment(): Promise<BenchEnvironment> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ads-bench-'))
   const embeddings = await startEmbeddingsProcess()
+  const postgres = benchDatabaseUrl()
+  if (postgres.url) process.env.DATABASE_URL = postgres.url
+  else delete process.env.DATABASE_URL
   Object.assign(process.env, {
     DATA_DIR: dataDir,
     WORKER: 'off',
@@ -63,7 +87,7 @@ export async function openBenchEnvironment(): Promise<BenchEnvironment> {
   })
   const started = Date.now()
   const db = await getDatabase()
-  console.log(`database opened in ${Date.now() - started} ms at ${dataDir}`)
+  console.log(`database (${db.kind}) opened in ${Date.now() - started} ms${postgres.url ? '' : ` at ${dataDir}`}`)
   const org = await db.prisma.organization.create({ data: { name: 'bench' } })
   const { secret } = await createApiKey({ organizationId: org.id, actor: { type: 'user', userId: 'bench' } }, 'bench')
   return {
@@ -76,7 +100,10 @@ export async function openBenchEnvironment(): Promise<BenchEnvironment> {
       await embeddings.close()
       await db.close()
       useDatabase(undefined)
-      if (!process.env.BENCH_KEEP_DATA) fs.rmSync(dataDir, { recursive: true, force: true })
+      if (!process.env.BENCH_KEEP_DATA) {
+        fs.rmSync(dataDir, { recursive: true, force: true })
+        await postgres.dropSchema()
+      }
     },
   }
 }

@@ -3,7 +3,7 @@
 // the upsert route over loopback HTTP; the sync worker (drainQueue, WORKER_CONCURRENCY lanes) then loads, chunks,
 // embeds and writes them. Sizes: BENCH_DOCS (default 2000), BENCH_DOC_WORDS (default 600), BENCH_BATCH (default 500
 // documents per upsert), BENCH_CONCURRENCY (default WORKER_CONCURRENCY, 2); BENCH_WITHOUT_VECTOR_INDEX=1 drops the HNSW
-// index first (diagnosis only).
+// index first (diagnosis only). BENCH_DATABASE_URL=postgres://… runs it on PostgreSQL (a fresh schema) instead.
 import * as upsert from '@/app/api/datastores/upsert/[datastoreId]/route'
 import { config } from '@/lib/config'
 import { drainQueue } from '@/lib/ingest/worker'

@@ -3,7 +3,8 @@
 // Chunks are bulk-inserted with raw SQL (their embeddings computed in-process by the same function the local
 // embeddings server uses), then the HNSW index is rebuilt and its build time reported.
 // Sizes: BENCH_QUERY_SIZES (default "10000,100000"); queries per size: BENCH_QUERIES (default 200), of which
-// BENCH_RECALL_QUERIES (default 50) are also run exactly for recall.
+// BENCH_RECALL_QUERIES (default 50) are also run exactly for recall; BENCH_DIMENSIONS (default 1536);
+// BENCH_DATABASE_URL=postgres://… runs it on PostgreSQL (a fresh schema) instead of the embedded default.
 import * as datastoreQuery from '@/app/api/datastores/[id]/query/route'
 import { newId } from '@/lib/datastores/ids'
 import { toVectorBinary } from '@/lib/db/vector-binary'
@@ -159,15 +160,18 @@ export async function run(): Promise<void> {
         recall_queries: recallCount,
         load_s: round(loadMs / 1000),
         index_build_s: round(indexMs / 1000),
+        // the service's process (PGlite's WebAssembly heap included with the embedded database)
+        database: env.db.kind,
+        rss_mb: Math.round(process.memoryUsage().rss / 2 ** 20),
       }
       results.push(row)
       console.log(JSON.stringify(row))
     }
     console.log(`\nmachine: ${machine()}`)
-    console.log('| chunks (1536 dims) | query p50 | p95 | recall@10 | vector ranking p50 | full-text ranking p50 | HNSW build |')
-    console.log('|---|---|---|---|---|---|---|')
+    console.log(`| chunks (${DIMENSIONS} dims, ${env.db.kind}) | query p50 | p95 | recall@10 | vector ranking p50 | full-text ranking p50 | HNSW build | process RSS |`)
+    console.log('|---|---|---|---|---|---|---|---|')
     for (const r of results as any[]) {
-      console.log(`| ${r.chunks.toLocaleString('en')} | ${r.p50_ms} ms | ${r.p95_ms} ms | ${r.recall_at_10} | ${r.vector_sql_p50_ms} ms | ${r.fulltext_sql_p50_ms} ms | ${r.index_build_s} s |`)
+      console.log(`| ${r.chunks.toLocaleString('en')} | ${r.p50_ms} ms | ${r.p95_ms} ms | ${r.recall_at_10} | ${r.vector_sql_p50_ms} ms | ${r.fulltext_sql_p50_ms} ms | ${r.index_build_s} s | ${r.rss_mb} MB |`)
     }
   } finally {
     await env.close()

@@ -9,7 +9,7 @@ export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
 export type Method = (typeof METHODS)[number]
 
 /** What a path parameter names: a resource of a tenant, or the catch-all's segments. */
-export type IdKind = 'datastore' | 'datasource' | 'agent' | 'publicAgent' | 'conversation' | 'apiKey' | 'segments'
+export type IdKind = 'datastore' | 'datasource' | 'agent' | 'publicAgent' | 'conversation' | 'apiKey' | 'webhook' | 'webhookDelivery' | 'segments'
 
 export interface EndpointSpec {
   file: string
@@ -80,7 +80,19 @@ export const ENDPOINTS: EndpointSpec[] = [
     }),
   },
   { file: 'app/api/agents/[id]/conversations/route.ts', method: 'GET', params: { id: 'agent' }, auth: 'key', body: 'none', query: { limit: '10' } },
-  { file: 'app/api/conversations/[id]/route.ts', method: 'GET', params: { id: 'conversation' }, auth: 'key', body: 'none' },
+  // a public agent's conversation is readable without a key (PUBLIC_CONVERSATION_READ); the world's is a private agent's
+  { file: 'app/api/conversations/[id]/route.ts', method: 'GET', params: { id: 'conversation' }, auth: 'key', body: 'none', query: { cursor: '' } },
+  { file: 'app/api/conversations/route.ts', method: 'GET', params: {}, auth: 'key', body: 'none', query: { limit: '10', cursor: '', agentId: 'x' } },
+  {
+    file: 'app/api/query/[datastoreId]/route.ts',
+    method: 'POST',
+    params: { datastoreId: 'datastore' },
+    auth: 'key',
+    body: 'json',
+    valid: () => ({ query: 'warranty', topK: 3 }),
+    query: { topK: '2' },
+  },
+  { file: 'app/api/openapi.json/route.ts', method: 'GET', params: {}, auth: 'none', body: 'none' },
   { file: 'app/api/api-keys/route.ts', method: 'GET', params: {}, auth: 'key', body: 'none' },
   { file: 'app/api/api-keys/route.ts', method: 'POST', params: {}, auth: 'key', body: 'json', valid: () => ({ name: 'ci key' }) },
   { file: 'app/api/api-keys/[id]/route.ts', method: 'DELETE', params: { id: 'apiKey' }, auth: 'key', body: 'none', destructive: true },
@@ -137,6 +149,7 @@ export const ENDPOINTS: EndpointSpec[] = [
     validForm: w => ({ type: 'file', datastoreId: w.datastoreId, file: file('notes'), fileName: 'notes.txt', custom_id: 'c1' }),
   },
   { file: 'app/api/datasources/[id]/route.ts', method: 'GET', params: { id: 'datasource' }, auth: 'key', body: 'none' },
+  { file: 'app/api/datasources/[id]/route.ts', method: 'PATCH', params: { id: 'datasource' }, auth: 'key', body: 'json', valid: () => ({ name: 'Renamed doc' }) },
   { file: 'app/api/datasources/[id]/route.ts', method: 'DELETE', params: { id: 'datasource' }, auth: 'key', body: 'none', destructive: true },
   { file: 'app/api/datasources/[id]/synch/route.ts', method: 'POST', params: { id: 'datasource' }, auth: 'key', body: 'none' },
   {
@@ -148,6 +161,13 @@ export const ENDPOINTS: EndpointSpec[] = [
     validForm: () => ({ file: file('upload'), fileName: 'upload.txt', custom_id: 'c1' }),
   },
   { file: 'app/api/health/route.ts', method: 'GET', params: {}, auth: 'none', body: 'none' },
+  { file: 'app/api/webhooks/route.ts', method: 'GET', params: {}, auth: 'key', body: 'none' },
+  { file: 'app/api/webhooks/route.ts', method: 'POST', params: {}, auth: 'key', body: 'json', valid: () => ({ url: 'https://hooks.example.com/in', events: ['datasource.synched', 'site.refreshed'], description: 'CI', enabled: true }) },
+  { file: 'app/api/webhooks/[id]/route.ts', method: 'GET', params: { id: 'webhook' }, auth: 'key', body: 'none' },
+  { file: 'app/api/webhooks/[id]/route.ts', method: 'PATCH', params: { id: 'webhook' }, auth: 'key', body: 'json', valid: () => ({ url: 'https://hooks.example.com/in', events: ['message.created'], description: null, enabled: false }) },
+  { file: 'app/api/webhooks/[id]/route.ts', method: 'DELETE', params: { id: 'webhook' }, auth: 'key', body: 'none', destructive: true },
+  { file: 'app/api/webhooks/[id]/deliveries/route.ts', method: 'GET', params: { id: 'webhook' }, auth: 'key', body: 'none', query: { limit: '10' } },
+  { file: 'app/api/webhooks/deliveries/[id]/resend/route.ts', method: 'POST', params: { id: 'webhookDelivery' }, auth: 'key', body: 'none' },
   { file: 'app/api/usage/route.ts', method: 'GET', params: {}, auth: 'key', body: 'none' },
 ]
 

@@ -33,6 +33,8 @@ const FIELD: Record<Exclude<IdKind, 'segments'>, keyof TenantWorld> = {
   publicAgent: 'publicAgentId',
   conversation: 'conversationId',
   apiKey: 'spareKeyId',
+  webhook: 'webhookId',
+  webhookDelivery: 'webhookDeliveryId',
 }
 
 async function resolveId(kind: IdKind, choice: IdChoice, spec: EndpointSpec, own: TenantWorld, other: TenantWorld): Promise<string | string[]> {
@@ -40,7 +42,7 @@ async function resolveId(kind: IdKind, choice: IdChoice, spec: EndpointSpec, own
   if (kind === 'segments') return ['nothing', 'here']
   if (choice.tag === 'missing') return `cm${randomBytes(11).toString('hex')}`
   if (choice.tag === 'other') return other[FIELD[kind]] as string
-  if (spec.destructive && kind !== 'publicAgent' && kind !== 'conversation') return freshResource(own, kind)
+  if (spec.destructive && kind !== 'publicAgent' && kind !== 'conversation' && kind !== 'webhookDelivery') return freshResource(own, kind)
   return own[FIELD[kind]] as string
 }
 

@@ -20,6 +20,9 @@ export interface TenantWorld extends TestTenant {
   /** A revoked key of the organization. */
   revokedKey: string
   userId: string
+  /** A webhook endpoint of the organization, with one delivery. */
+  webhookId: string
+  webhookDeliveryId: string
 }
 
 let n = 0
@@ -46,7 +49,11 @@ export async function createTenantWorld(label: string, marker = `${label}-${++n}
   await revokeApiKey(tenant.ctx, revoked.apiKey.id)
   const user = await prisma.user.create({ data: { email: `${marker.toLowerCase()}-${Date.now()}@example.com`, passwordHash: 'x' } })
   await prisma.membership.create({ data: { organizationId, userId: user.id, role: 'owner' } })
+  const webhook = await createWebhookRow(organizationId)
+  const delivery = await prisma.webhookDelivery.create({ data: { organizationId, endpointId: webhook, event: 'datasource.synched', body: '{}', status: 'failed' } })
   return {
+    webhookId: webhook,
+    webhookDeliveryId: delivery.id,
     ...tenant,
     datastoreId: store.id,
     datasourceId: ds.id,
@@ -60,8 +67,16 @@ export async function createTenantWorld(label: string, marker = `${label}-${++n}
   }
 }
 
+async function createWebhookRow(organizationId: string): Promise<string> {
+  const prisma = await getPrisma()
+  const row = await prisma.webhookEndpoint.create({
+    data: { organizationId, url: 'https://hooks.example.com/in', events: ['datasource.synched'], secretCiphertext: 'v1.x.y.z', secretPrefix: 'whsec_test' },
+  })
+  return row.id
+}
+
 /** Fresh resources of a tenant, for requests that destroy what they name. */
-export async function freshResource(w: TenantWorld, kind: 'datastore' | 'datasource' | 'agent' | 'apiKey'): Promise<string> {
+export async function freshResource(w: TenantWorld, kind: 'datastore' | 'datasource' | 'agent' | 'apiKey' | 'webhook'): Promise<string> {
   const prisma = await getPrisma()
   const organizationId = w.ctx.organizationId
   switch (kind) {
@@ -73,5 +88,7 @@ export async function freshResource(w: TenantWorld, kind: 'datastore' | 'datasou
       return (await prisma.agent.create({ data: { organizationId, name: 'throwaway' } })).id
     case 'apiKey':
       return (await createApiKey(w.ctx, 'throwaway')).apiKey.id
+    case 'webhook':
+      return createWebhookRow(organizationId)
   }
 }
