@@ -2,13 +2,14 @@
 
 import * as React from 'react'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { Check, Copy, TriangleAlert } from 'lucide-react'
+import { Check, Copy } from 'lucide-react'
 import { toast } from 'sonner'
 import { copyToClipboard } from '@/components/copy-button'
 import { closeUnlessPending, CreateDialog } from '@/components/layout/create-dialog'
 import { FormField } from '@/components/layout/form-field'
+import { DoneFooter, ShownOnceNotice } from '@/components/layout/secret-shown-once'
 import { Button } from '@/components/ui/button'
-import { DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
+import { DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { createApiKey } from './api-keys-api'
@@ -56,16 +57,9 @@ function SecretStep({ created, onDone }: { created: CreatedApiKey; onDone: () =>
             Copy
           </Button>
         </div>
-        <p className="flex items-start gap-2 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100">
-          <TriangleAlert className="mt-0.5 size-4 shrink-0" aria-hidden />
-          This key will not be shown again. If you lose it, revoke it and create a new one.
-        </p>
+        <ShownOnceNotice>This key will not be shown again. If you lose it, revoke it and create a new one.</ShownOnceNotice>
       </div>
-      <DialogFooter>
-        <Button type="button" onClick={onDone}>
-          Done
-        </Button>
-      </DialogFooter>
+      <DoneFooter onDone={onDone} />
     </>
   )
 }

@@ -2,12 +2,11 @@
 
 import * as React from 'react'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { TriangleAlert } from 'lucide-react'
 import { CopyButton } from '@/components/copy-button'
 import { closeUnlessPending, CreateDialog } from '@/components/layout/create-dialog'
 import { FormField } from '@/components/layout/form-field'
-import { Button } from '@/components/ui/button'
-import { DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
+import { DoneFooter, ShownOnceNotice } from '@/components/layout/secret-shown-once'
+import { DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Input } from '@/components/ui/input'
 import { createWebhook } from './webhooks-api'
 import { describeEvent, WEBHOOK_EVENTS, webhooksQueryKey, type CreatedWebhook, type WebhookEvent } from './types'
@@ -24,16 +23,9 @@ function SecretStep({ created, onDone }: { created: CreatedWebhook; onDone: () =
           <Input readOnly value={created.secret} data-testid="new-webhook-secret" className="font-mono text-xs md:text-xs" onFocus={e => e.currentTarget.select()} />
           <CopyButton text={created.secret} className="shrink-0" />
         </div>
-        <p className="flex items-start gap-2 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100">
-          <TriangleAlert className="mt-0.5 size-4 shrink-0" aria-hidden />
-          This secret will not be shown again. If you lose it, delete the webhook and create a new one.
-        </p>
+        <ShownOnceNotice>This secret will not be shown again. If you lose it, delete the webhook and create a new one.</ShownOnceNotice>
       </div>
-      <DialogFooter>
-        <Button type="button" onClick={onDone}>
-          Done
-        </Button>
-      </DialogFooter>
+      <DoneFooter onDone={onDone} />
     </>
   )
 }
