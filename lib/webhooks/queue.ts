@@ -4,7 +4,7 @@ import { getDatabase } from '@/lib/db/client'
 // The delivery queue: rows of "WebhookDelivery" claimed like datasources (lib/ingest/lifecycle/claim.ts), with
 // FOR UPDATE SKIP LOCKED and a lease, so that concurrent workers never send one twice at a time and a worker that
 // dies leaves its deliveries to another once the lease expires. One clock: the database's, in UTC.
-const NOW_UTC = `(now() AT TIME ZONE 'UTC')`
+const NOW_UTC = `date_trunc('milliseconds', now() AT TIME ZONE 'UTC')`
 
 export interface ClaimedDelivery {
   id: string

@@ -35,7 +35,7 @@ CREATE TABLE "WebhookDelivery" (
     "body" TEXT NOT NULL,
     "status" TEXT NOT NULL DEFAULT 'pending',
     "attempts" INTEGER NOT NULL DEFAULT 0,
-    "nextRunAt" TIMESTAMP(3) NOT NULL DEFAULT (now() AT TIME ZONE 'UTC'),
+    "nextRunAt" TIMESTAMP(3) NOT NULL DEFAULT date_trunc('milliseconds', now() AT TIME ZONE 'UTC'),
     "leaseOwner" TEXT,
     "leaseExpiresAt" TIMESTAMP(3),
     "responseStatus" INTEGER,
