@@ -175,7 +175,7 @@ describe('hybrid search', () => {
     const { store } = await storeWith(tenant, [{ text: 'index me' }])
     await search(tenant, [store.id], 'index me') // creates the index for 64 dimensions
     const { sql } = await getDatabase()
-    const [index] = await sql.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE indexname = $1`, [vectorIndexName(DIMENSIONS)])
+    const [index] = await sql.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() AND indexname = $1`, [vectorIndexName(DIMENSIONS)])
     expect(index.indexdef).toContain('binary_quantize')
     expect(index.indexdef).toContain(`vector_dims(embedding) = ${DIMENSIONS}`)
     const plan = await sql.transaction(async tx => {
@@ -191,7 +191,7 @@ describe('hybrid search', () => {
 
   test('the 1536-dimension index of the migrations is binary-quantized too', async () => {
     const { sql } = await getDatabase()
-    const [index] = await sql.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE indexname = 'Chunk_embedding_1536_idx'`)
+    const [index] = await sql.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() AND indexname = 'Chunk_embedding_1536_idx'`)
     for (const part of ['hnsw', '(binary_quantize(embedding))::bit(1536)', 'bit_hamming_ops', 'WHERE (vector_dims(embedding) = 1536)']) {
       expect(index.indexdef).toContain(part)
     }

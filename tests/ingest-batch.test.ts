@@ -17,7 +17,7 @@ describe('jobs run together', () => {
   test('the worker makes the vector index of the configured size before any chunk is written or searched', async () => {
     await drainQueue()
     const { sql } = await getDatabase()
-    const rows = await sql.query(`SELECT indexname FROM pg_indexes WHERE tablename = 'Chunk' AND indexname = 'Chunk_embedding_64_idx'`)
+    const rows = await sql.query(`SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'Chunk' AND indexname = 'Chunk_embedding_64_idx'`)
     expect(rows).toHaveLength(1)
   })
 

@@ -50,7 +50,7 @@ describe.skipIf(!process.env.TEST_SCHEMA_URL)('PostgreSQL shared by several proc
     expect(read).toEqual({ data: bytes, contentType: 'text/plain' })
   })
 
-  test('the vector index of a new embedding size is built concurrently while another process queries', async () => {
+  test('the vector index of a new embedding size is built while another process queries', async () => {
     const { sql } = await first
     const vector = (seed: number) => `[${Array.from({ length: 768 }, (_, i) => Math.sin(seed + i)).join(',')}]`
     let querying = true

@@ -148,8 +148,10 @@ describe('query path', () => {
         [tenant.ctx.organizationId, store.id, ds.id, from],
       )
     }
-    const [{ reltuples }] = await sql.query<{ reltuples: number }>(`SELECT reltuples FROM pg_class WHERE relname = 'Chunk'`)
-    expect(reltuples).toBeLessThan(20_000) // never analysed: the planner has no statistics
+    const [{ reltuples }] = await sql.query<{ reltuples: number }>(`SELECT reltuples FROM pg_class WHERE oid = '"Chunk"'::regclass`)
+    // never analysed on the embedded database (no autovacuum): the planner has no statistics. PostgreSQL's autovacuum
+    // may analyse the table meanwhile; the plans must hold either way
+    if (sql.kind === 'pglite') expect(reltuples).toBeLessThan(20_000)
     const plans: string[] = []
     const scope = scopeOf({ organizationId: tenant.ctx.organizationId, datastoreIds: [store.id] }, { datastoreIndex: false })
     const ranked = await fulltextRanking(explaining(sql, plans), scope, 'system results for topic5 and subject77', 10)

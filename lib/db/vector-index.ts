@@ -4,7 +4,11 @@ import { logger } from '@/lib/logger'
 // pgvector's HNSW index on bits takes up to 64,000 dimensions
 const HNSW_MAX_BITS = 64_000
 
-const ensured = new Map<string, Promise<void>>()
+// per database (a process has one; test files each open their own), per size
+const ensured = new WeakMap<SqlDriver, Map<number, Promise<void>>>()
+
+// Postgres advisory lock of the index creation (lib/db/advisory-lock.ts holds the others)
+const VECTOR_INDEX_LOCK = 72_707_371
 
 export function vectorIndexName(dimensions: number): string {
   return `Chunk_embedding_${dimensions}_idx`
@@ -30,39 +34,50 @@ export function vectorIndexDefinition(dimensions: number): string {
  */
 export function ensureVectorIndex(sql: SqlDriver, dimensions: number): Promise<void> {
   if (!Number.isInteger(dimensions) || dimensions <= 0) throw new Error(`invalid embedding dimensions ${dimensions}`)
-  const key = `${sql.kind}:${dimensions}`
-  let pending = ensured.get(key)
+  let sizes = ensured.get(sql)
+  if (!sizes) ensured.set(sql, (sizes = new Map()))
+  let pending = sizes.get(dimensions)
   if (!pending) {
     pending = createIndex(sql, dimensions)
-    pending.catch(() => ensured.delete(key))
-    ensured.set(key, pending)
+    pending.catch(() => sizes.delete(dimensions))
+    sizes.set(dimensions, pending)
   }
   return pending
 }
 
-async function indexDefinition(sql: SqlDriver, name: string): Promise<string | null> {
-  const rows = await sql.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'Chunk' AND indexname = $1`, [name])
-  return rows[0]?.indexdef ?? null
+/** The index's definition in this schema, or null; an invalid one (a failed concurrent build) counts as none. */
+async function indexDefinition(sql: Pick<SqlDriver, 'query'>, name: string): Promise<string | null> {
+  const rows = await sql.query<{ indexdef: string; valid: boolean }>(
+    `SELECT i.indexdef, x.indisvalid AS valid FROM pg_indexes i
+       JOIN pg_class c ON c.relname = i.indexname AND c.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = i.schemaname)
+       JOIN pg_index x ON x.indexrelid = c.oid
+      WHERE i.schemaname = current_schema() AND i.tablename = 'Chunk' AND i.indexname = $1`,
+    [name],
+  )
+  return rows[0]?.valid ? rows[0].indexdef : null
 }
 
+/**
+ * Creates the index unless a valid one of the binary kind exists. On Postgres, under an advisory lock in one
+ * transaction: processes starting together (workers, test files on one server) create it one after the other.
+ * (CREATE INDEX CONCURRENTLY, tried first, deadlocked when two ran at once on one database and left an invalid
+ * index behind; the build takes a write lock on "Chunk" for as long as one scan of it takes, once per new size.)
+ */
 async function createIndex(sql: SqlDriver, dimensions: number): Promise<void> {
   if (dimensions > HNSW_MAX_BITS) {
     logger.warn('embeddings have more dimensions than an HNSW index takes: vector search scans them exactly', { dimensions })
     return
   }
   const name = vectorIndexName(dimensions)
-  const existing = await indexDefinition(sql, name)
-  if (existing?.includes('binary_quantize')) return
-  // an index of an earlier kind (full precision) under this name is replaced
-  if (existing) await sql.exec(`DROP INDEX IF EXISTS "${name}"`)
-  // Postgres: CONCURRENTLY, so that a large table keeps taking writes while the index builds
-  const definition = vectorIndexDefinition(dimensions).replace('CREATE INDEX ', sql.kind === 'postgres' ? 'CREATE INDEX CONCURRENTLY IF NOT EXISTS ' : 'CREATE INDEX IF NOT EXISTS ')
   const started = Date.now()
-  try {
-    await sql.exec(definition)
-    logger.info('created a vector index', { index: name, ms: Date.now() - started })
-  } catch (error) {
-    // another process may have created it at the same moment
-    if (!(await indexDefinition(sql, name))) throw error
-  }
+  const created = await sql.transaction(async tx => {
+    if (tx.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock($1)', [VECTOR_INDEX_LOCK])
+    const existing = await indexDefinition(tx, name)
+    if (existing?.includes('binary_quantize')) return false
+    // an index of an earlier kind (full precision), or an invalid one, under this name is replaced
+    await tx.exec(`DROP INDEX IF EXISTS "${name}"`)
+    await tx.exec(vectorIndexDefinition(dimensions))
+    return true
+  })
+  if (created) logger.info('created a vector index', { index: name, ms: Date.now() - started })
 }
