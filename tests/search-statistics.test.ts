@@ -96,7 +96,7 @@ describe('BM25 statistics', () => {
     expect(await drift(sql)).toEqual([])
   })
 
-  test('they survive a restart of the embedded database', async () => {
+  test('they survive a restart of the embedded database', { timeout: 120_000 }, async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ads-stats-'))
     try {
       const first = await openPglite(dir)

@@ -9,6 +9,7 @@ import pg from 'pg'
 import { config, dataDir } from '@/lib/config'
 import { PrismaClient } from '@/lib/generated/prisma/client'
 import { LOCKS } from './advisory-lock'
+import { startAutoAnalyze } from './auto-analyze'
 import { lockDataDir } from './data-dir-lock'
 import { applyMigrations } from './migrate'
 import { pgliteDriver, postgresDriver, type SqlDriver } from './sql-driver'
@@ -18,8 +19,13 @@ export interface Database {
   prisma: PrismaClient
   /** Raw SQL below Prisma: migrations, pgvector and full-text search, job claiming. */
   sql: SqlDriver
+  /** The embedded database's WebAssembly heap: its current size and the most it can grow to (PGlite only). */
+  heap?(): { bytes: number; maxBytes: number }
   close(): Promise<void>
 }
+
+// PGlite's WebAssembly memory grows up to 2 GiB (its Emscripten build's getHeapMax), whatever the machine's RAM
+export const PGLITE_HEAP_MAX_BYTES = 2 ** 31
 
 /** PGlite with pgvector: on disk in `dir`, or in memory when `dir` is undefined (tests). */
 export async function openPglite(dir?: string): Promise<Database> {
@@ -36,7 +42,10 @@ export async function openPglite(dir?: string): Promise<Database> {
   const [vectorType] = await sql.query<{ oid: number }>(`SELECT 'vector'::regtype::oid AS oid`)
   client.serializers[vectorType.oid] = (value: unknown) => (value instanceof Uint8Array ? value : String(value)) as unknown as string
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(client) })
-  return { kind: 'pglite', prisma, sql, close: async () => { await prisma.$disconnect(); await client.close(); unlock() } }
+  // no autovacuum in the embedded database: its process analyses the tables as autovacuum would (on disk, not tests')
+  const stopAnalyze = dir ? startAutoAnalyze(sql) : async () => {}
+  const heap = () => ({ bytes: (client as unknown as { mod?: { wasmMemory?: WebAssembly.Memory } }).mod?.wasmMemory?.buffer.byteLength ?? 0, maxBytes: PGLITE_HEAP_MAX_BYTES })
+  return { kind: 'pglite', prisma, sql, heap, close: async () => { await stopAnalyze(); await prisma.$disconnect(); await client.close(); unlock() } }
 }
 
 /**

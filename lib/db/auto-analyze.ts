@@ -1,0 +1,56 @@
+import { logger } from '@/lib/logger'
+import type { SqlDriver } from './sql-driver'
+
+// PostgreSQL's autovacuum analyses a table once more than 50 rows + 10 % of it changed since its last ANALYZE; the
+// embedded database has no autovacuum, so its planner would never learn the size of "Chunk" (pg_class.reltuples -1)
+// and, for example, sort every chunk of a datastore by vector distance instead of walking the HNSW index (200 ms at
+// 10,000 chunks, seconds at 100,000: docs/benchmarks.md). The same rule, on the chunk count the BM25 statistics keep
+// exactly ("DatastoreTextStats"), run by the embedded database's own process.
+const THRESHOLD_ROWS = 500
+const SCALE_FACTOR = 0.1
+const CHECK_EVERY_MS = 15_000
+// What the ranking statements' plans depend on: the tables' sizes and the columns they filter on. Not the tsvector
+// nor the embedding (the full-text ranking is driven by the GIN index whatever the statistics), whose statistics
+// cost most of a full ANALYZE (13 s at 100,000 chunks of 1536 dimensions under load, one thread: every query waits).
+// A small sample: one datastore's share of the chunks is all the plans need to know.
+const ANALYZE = `SET LOCAL default_statistics_target = 20;
+  ANALYZE "Chunk" ("organizationId", "datastoreId", "datasourceId"); ANALYZE "Datasource"`
+
+/** Whether "Chunk" has changed enough since its last ANALYZE (or was never analysed and is worth it). */
+export function needsAnalyze(chunks: number, reltuples: number): boolean {
+  if (reltuples < 0) return chunks >= THRESHOLD_ROWS
+  return Math.abs(chunks - reltuples) > THRESHOLD_ROWS + SCALE_FACTOR * reltuples
+}
+
+/** Analyses the tables when "Chunk" grew or shrank enough since the last time; true when it ran. */
+export async function analyzeIfNeeded(sql: SqlDriver): Promise<boolean> {
+  const [row] = await sql.query<{ chunks: string; reltuples: number }>(
+    `SELECT (SELECT COALESCE(sum(chunks), 0) FROM "DatastoreTextStats")::text AS chunks,
+            (SELECT reltuples FROM pg_class WHERE oid = '"Chunk"'::regclass)::float8 AS reltuples`,
+  )
+  if (!row || !needsAnalyze(Number(row.chunks), Number(row.reltuples))) return false
+  const started = Date.now()
+  await sql.transaction(tx => tx.exec(ANALYZE))
+  logger.info('embedded database: table statistics refreshed', { chunks: Number(row.chunks), ms: Date.now() - started })
+  return true
+}
+
+/** Checks now and then, as autovacuum would; returns the function that stops it (before the database closes). */
+export function startAutoAnalyze(sql: SqlDriver, everyMs = CHECK_EVERY_MS): () => Promise<void> {
+  let running: Promise<unknown> = Promise.resolve()
+  let stopped = false
+  const check = () => {
+    if (stopped) return
+    running = analyzeIfNeeded(sql).catch(error => logger.warn('embedded database: ANALYZE failed', { error: error instanceof Error ? error.message : String(error) }))
+  }
+  const first = setTimeout(check, Math.min(everyMs, 2_000))
+  const timer = setInterval(check, everyMs)
+  first.unref()
+  timer.unref()
+  return async () => {
+    stopped = true
+    clearTimeout(first)
+    clearInterval(timer)
+    await running
+  }
+}

@@ -1,0 +1,257 @@
+// `npm run bench:pglite-ceiling -- --beir DIR [--dims 1536|768|0] [--steps 10000,25000,…] [--queries N]
+//  [--explain-at 5000,100000]`: how the embedded database grows with its chunk count, to find its ceiling, and the
+// same on PostgreSQL with BENCH_DATABASE_URL=postgres://… (a fresh schema, dropped afterwards).
+//
+// One datastore on a fresh database as the app leaves it (no ANALYZE, the vector index of the size made before any
+// chunk, as the worker does at start). Chunks are written in steps, as the worker writes them: multi-row INSERTs of
+// 500 rows, one transaction each, embeddings as pgvector's binary form, through every trigger (tsvector, BM25
+// statistics) and index (GIN, binary HNSW). The text is real: the BEIR corpus's documents first (title + text), then
+// documents mixed from its sentences (seeded), with the corpus's own length distribution, so that term statistics
+// stay those of real text at every size. Embeddings are the bench embeddings server's function, computed in-process
+// before each batch is timed. `--dims 0`: no embeddings (full-text mode only).
+//
+// After each step: the write's CPU per chunk (this process; plus the PostgreSQL server's processes when it runs on
+// this machine), the process's RSS, PGlite's WebAssembly heap (2 GiB at most), the database's size on disk, and query
+// latency over HTTP (the datastore query route, topK 10) in full-text mode (no embeddings provider) and hybrid mode,
+// with the full-text and vector rankings alone. `--explain-at`: EXPLAIN (ANALYZE, BUFFERS) of every statement of the
+// BM25 ranking for three of the questions at those sizes. docs/benchmarks.md records the results.
+import { randomUUID } from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import * as datastoreQuery from '@/app/api/datastores/[id]/query/route'
+import { newId } from '@/lib/datastores/ids'
+import type { SqlDriver } from '@/lib/db/sql-driver'
+import { toVectorBinary } from '@/lib/db/vector-binary'
+import { ensureVectorIndex } from '@/lib/db/vector-index'
+import { fulltextRanking } from '@/lib/search/fulltext'
+import { poolSize, vectorSearch } from '@/lib/search/hybrid-search'
+import { scopeOf } from '@/lib/search/scope'
+import { machine, openBenchEnvironment, percentile, round, seededRandom, serveRoutes, type BenchEnvironment } from './datastore-support'
+import { benchEmbedding } from './embeddings-server'
+
+const ROWS_PER_INSERT = 500
+const BATCH = 2000
+const CHUNKS_PER_DATASOURCE = 100
+const TOP_K = 10
+
+function option(argv: string[], name: string): string | undefined {
+  const i = argv.indexOf(`--${name}`)
+  return i >= 0 ? argv[i + 1] : undefined
+}
+const numbers = (s: string) => s.split(',').map(Number).filter(n => n > 0).sort((a, b) => a - b)
+const jsonLines = (file: string) => fs.readFileSync(file, 'utf8').split('\n').filter(l => l.trim()).map(l => JSON.parse(l))
+
+/** Real documents first, then documents mixed from the corpus's sentences, with its own lengths. */
+function textSource(dir: string): () => string {
+  const docs: string[] = jsonLines(path.join(dir, 'corpus.jsonl')).map(d => [d.title, d.text].filter(Boolean).join('\n\n'))
+  const sentences = docs.flatMap(d => d.split(/(?<=[.!?])\s+/)).filter(s => s.length > 20)
+  const random = seededRandom(7)
+  let next = 0
+  return () => {
+    if (next < docs.length) return docs[next++]
+    const length = docs[Math.floor(random() * docs.length)].length
+    let text = ''
+    while (text.length < length) text += (text ? ' ' : '') + sentences[Math.floor(random() * sentences.length)]
+    return text
+  }
+}
+
+/** CPU time (ms) of the PostgreSQL server's processes, when it runs on this machine and its folder is readable. */
+async function serverCpuReader(sql: SqlDriver): Promise<() => number> {
+  if (sql.kind !== 'postgres') return () => 0
+  try {
+    const [{ setting }] = await sql.query<{ setting: string }>(`SELECT setting FROM pg_settings WHERE name = 'data_directory'`)
+    const postmaster = Number(fs.readFileSync(path.join(setting, 'postmaster.pid'), 'utf8').split('\n')[0])
+    const tick = 1000 / 100 // USER_HZ
+    return () => {
+      let total = 0
+      for (const pid of fs.readdirSync('/proc').filter(p => /^\d+$/.test(p))) {
+        try {
+          const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+          if (Number(pid) === postmaster || Number(fields[1]) === postmaster) total += (Number(fields[11]) + Number(fields[12])) * tick
+        } catch { /* gone */ }
+      }
+      return total
+    }
+  } catch {
+    console.log('(PostgreSQL server CPU not readable from here: only this process is counted)')
+    return () => 0
+  }
+}
+
+const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000 }
+
+/** Writes chunks `from`…`to` as the worker does; returns the CPU (process + server) spent writing them. */
+async function writeChunks(env: BenchEnvironment, storeId: string, dims: number, next: () => string, from: number, to: number, serverCpu: () => number) {
+  let cpu = 0
+  let wall = 0
+  for (let start = from; start < to; start += BATCH) {
+    const end = Math.min(to, start + BATCH)
+    const datasources: string[] = []
+    for (let n = Math.floor(start / CHUNKS_PER_DATASOURCE); n * CHUNKS_PER_DATASOURCE < end; n++) datasources.push(newId())
+    await env.db.prisma.datasource.createMany({
+      data: datasources.map((id, i) => ({ id, organizationId: env.organizationId, datastoreId: storeId, type: 'text' as const, name: `Document ${start + i}`, status: 'synched' as const, lastSynch: new Date() })),
+    })
+    const firstDs = Math.floor(start / CHUNKS_PER_DATASOURCE)
+    const rows = Array.from({ length: end - start }, (_, k) => {
+      const i = start + k
+      const text = next()
+      return { i, text, embedding: dims ? toVectorBinary(Array.from(benchEmbedding(text, dims))) : null, ds: datasources[Math.floor(i / CHUNKS_PER_DATASOURCE) - firstDs] }
+    })
+    const [c0, s0, t0] = [cpuMs(), serverCpu(), performance.now()]
+    for (let r = 0; r < rows.length; r += ROWS_PER_INSERT) {
+      const params: unknown[] = []
+      const values = rows.slice(r, r + ROWS_PER_INSERT).map(row => {
+        const p = params.length
+        params.push(randomUUID(), env.organizationId, storeId, row.ds, row.i % CHUNKS_PER_DATASOURCE, row.text, Math.round(row.text.length / 4), '{}', null, row.embedding)
+        return `($${p + 1}, $${p + 2}, $${p + 3}, $${p + 4}, $${p + 5}, $${p + 6}, $${p + 7}, $${p + 8}::jsonb, $${p + 9}, $${p + 10}::vector)`
+      })
+      await env.db.sql.transaction(tx =>
+        tx.query(`INSERT INTO "Chunk" (id, "organizationId", "datastoreId", "datasourceId", position, text, tokens, metadata, custom_id, embedding) VALUES ${values.join(', ')}`, params),
+      )
+    }
+    cpu += cpuMs() - c0 + serverCpu() - s0
+    wall += performance.now() - t0
+  }
+  return { cpu, wall }
+}
+
+function directorySize(dir: string): number {
+  let total = 0
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name)
+    total += entry.isDirectory() ? directorySize(p) : fs.statSync(p).size
+  }
+  return total
+}
+
+async function databaseBytes(env: BenchEnvironment): Promise<number> {
+  if (env.db.kind === 'pglite') return directorySize(env.dataDir)
+  const [{ bytes }] = await env.db.sql.query<{ bytes: string }>(
+    `SELECT COALESCE(sum(pg_total_relation_size(c.oid)), 0)::text AS bytes FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'm')`,
+  )
+  return Number(bytes)
+}
+
+/** Runs fulltextRanking with every ranking statement on "Chunk" explained (ANALYZE, BUFFERS), same transaction. */
+async function explainRanking(sql: SqlDriver, scope: ReturnType<typeof scopeOf>, question: string): Promise<string[]> {
+  const plans: string[] = []
+  const explaining: SqlDriver = {
+    ...sql,
+    transaction: fn => sql.transaction(tx => fn({
+      ...tx,
+      query: async (text, params) => {
+        if (/"Chunk"/.test(text)) plans.push((await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${text}`, params)).map(r => r['QUERY PLAN']).join('\n'))
+        return tx.query(text, params)
+      },
+    })),
+  }
+  await fulltextRanking(explaining, scope, question, poolSize(TOP_K))
+  // the score expression (a term per lexeme) makes lines of kilobytes: cut them
+  return plans.map(p => p.split('\n').map(line => (line.length > 240 ? `${line.slice(0, 200)} …` : line)).join('\n'))
+}
+
+async function measureQueries(env: BenchEnvironment, storeId: string, dims: number, questions: string[], serverCpu: () => number) {
+  const server = await serveRoutes([[/^\/api\/datastores\/([^/]+)\/query$/, ['id'], datastoreQuery.POST as never]])
+  const headers = { authorization: `Bearer ${env.apiKey}`, 'content-type': 'application/json' }
+  const key = process.env.OPENAI_API_KEY
+  const ask = async (query: string) => {
+    const t = performance.now()
+    const res = await fetch(`${server.url}/api/datastores/${storeId}/query`, { method: 'POST', headers, body: JSON.stringify({ query, topK: TOP_K }) })
+    const body = await res.text()
+    if (res.status !== 200) throw new Error(`query failed: ${res.status} ${body.slice(0, 200)}`)
+    return performance.now() - t
+  }
+  const series = async (mode: 'fulltext' | 'hybrid') => {
+    if (mode === 'fulltext') delete process.env.OPENAI_API_KEY
+    else process.env.OPENAI_API_KEY = key
+    for (const q of questions.slice(0, 10)) await ask(q)
+    const [c0, s0] = [cpuMs(), serverCpu()]
+    const ms = []
+    for (const q of questions) ms.push(await ask(q))
+    const cpu = (cpuMs() - c0 + serverCpu() - s0) / questions.length
+    return { p50: round(percentile(ms, 50)), p95: round(percentile(ms, 95)), cpu: round(cpu) }
+  }
+  const fulltext = await series('fulltext')
+  const hybrid = dims ? await series('hybrid') : undefined
+  process.env.OPENAI_API_KEY = key
+  await server.close()
+  const scope = { organizationId: env.organizationId, datastoreIds: [storeId] }
+  const rankingCpu: number[] = []
+  const rankingMs: number[] = []
+  for (const q of questions) {
+    const [c0, s0, t0] = [cpuMs(), serverCpu(), performance.now()]
+    await fulltextRanking(env.db.sql, scopeOf(scope, { datastoreIndex: false }), q, poolSize(TOP_K))
+    rankingMs.push(performance.now() - t0)
+    rankingCpu.push(cpuMs() - c0 + serverCpu() - s0)
+  }
+  const vectorMs: number[] = []
+  if (dims) {
+    for (const q of questions) {
+      const embedding = Array.from(benchEmbedding(q, dims))
+      const t0 = performance.now()
+      await vectorSearch(scope, embedding, poolSize(TOP_K))
+      vectorMs.push(performance.now() - t0)
+    }
+  }
+  return {
+    fulltext, hybrid,
+    ranking: { p50: round(percentile(rankingMs, 50)), p95: round(percentile(rankingMs, 95)), cpu_p50: round(percentile(rankingCpu, 50)), cpu_p95: round(percentile(rankingCpu, 95)) },
+    vector: dims ? { p50: round(percentile(vectorMs, 50)), p95: round(percentile(vectorMs, 95)) } : undefined,
+  }
+}
+
+export async function run(argv: string[] = []): Promise<void> {
+  const dir = option(argv, 'beir') ?? process.env.BENCH_BEIR
+  if (!dir) throw new Error('usage: npm run bench:pglite-ceiling -- --beir DIR [--dims 1536] [--steps 10000,50000,100000] [--queries 100] [--explain-at 5000,100000]')
+  const dims = Number(option(argv, 'dims') ?? process.env.BENCH_DIMENSIONS ?? 1536)
+  const steps = numbers(option(argv, 'steps') ?? '10000,25000,50000,100000,150000,200000')
+  const explainAt = new Set(numbers(option(argv, 'explain-at') ?? ''))
+  const questions: string[] = jsonLines(path.join(dir, 'queries.jsonl')).map(q => String(q.text)).slice(0, Number(option(argv, 'queries') ?? 100))
+  const env = await openBenchEnvironment()
+  if (dims) process.env.EMBEDDINGS_DIMENSIONS = String(dims)
+  else delete process.env.OPENAI_API_KEY
+  const serverCpu = await serverCpuReader(env.db.sql)
+  const next = textSource(dir)
+  const rows: Record<string, unknown>[] = []
+  console.log(`${env.db.kind}, ${dims || 'no'} embedding dimensions, steps ${steps.join(', ')}; load average ${os.loadavg().map(l => l.toFixed(2)).join(' ')}`)
+  try {
+    const store = await env.db.prisma.datastore.create({ data: { organizationId: env.organizationId, name: 'ceiling' } })
+    if (dims) await ensureVectorIndex(env.db.sql, dims)
+    let loaded = 0
+    for (const size of steps) {
+      const load = os.loadavg()[0]
+      const written = await writeChunks(env, store.id, dims, next, loaded, size, serverCpu)
+      const chunksWritten = size - loaded
+      loaded = size
+      const queries = await measureQueries(env, store.id, dims, questions, serverCpu)
+      const heap = env.db.heap?.()
+      const row = {
+        database: env.db.kind, dims, chunks: size,
+        write_cpu_ms_per_chunk: round(written.cpu / chunksWritten, 2), write_chunks_per_s: round(chunksWritten / (written.wall / 1000)),
+        rss_mb: Math.round(process.memoryUsage().rss / 2 ** 20), heap_mb: heap ? Math.round(heap.bytes / 2 ** 20) : null,
+        disk_mb: Math.round((await databaseBytes(env)) / 2 ** 20),
+        ...queries, load_1min: round(load),
+      }
+      rows.push(row)
+      console.log(JSON.stringify(row))
+      if (explainAt.has(size)) {
+        const scope = scopeOf({ organizationId: env.organizationId, datastoreIds: [store.id] }, { datastoreIndex: false })
+        for (const q of [questions[0], questions[1], questions[2]]) {
+          console.log(`\n--- EXPLAIN (ANALYZE, BUFFERS) at ${size} chunks (${env.db.kind}): "${q}"`)
+          for (const plan of await explainRanking(env.db.sql, scope, q)) console.log(plan, '\n')
+        }
+      }
+    }
+    console.log(`\nmachine: ${machine()}; load average at end ${os.loadavg().map(l => l.toFixed(2)).join(' ')}`)
+    console.log('| database | dims | chunks | write CPU ms/chunk | write chunks/s | full-text HTTP p50 / p95 | hybrid HTTP p50 / p95 | BM25 ranking CPU p50 / p95 | vector ranking p50 | RSS | WASM heap | on disk | load |')
+    console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|')
+    for (const r of rows as any[]) {
+      console.log(`| ${r.database} | ${r.dims} | ${r.chunks.toLocaleString('en')} | ${r.write_cpu_ms_per_chunk} | ${r.write_chunks_per_s} | ${r.fulltext.p50} / ${r.fulltext.p95} ms | ${r.hybrid ? `${r.hybrid.p50} / ${r.hybrid.p95} ms` : '–'} | ${r.ranking.cpu_p50} / ${r.ranking.cpu_p95} ms | ${r.vector ? `${r.vector.p50} ms` : '–'} | ${r.rss_mb} MB | ${r.heap_mb ?? '–'} MB | ${r.disk_mb} MB | ${r.load_1min} |`)
+    }
+  } finally {
+    await env.close()
+  }
+}
