@@ -39,7 +39,9 @@ describe('full-text mode', () => {
     // every word of the question need not appear: any shared word makes a candidate, more shared words rank higher
     const res = await call(datastoreQuery.POST, '/x', { method: 'POST', headers: tenant.headers, params: { id }, body: { query: 'How do I descale my espresso machine?' } })
     expect(res.status).toBe(200)
-    expect(res.json[0]).toMatchObject({ datasource_id: up.json.ids[0], datasource_name: 'Descaling', source: 'Descaling', score: 1 })
+    expect(res.json[0]).toMatchObject({ datasource_id: up.json.ids[0], datasource_name: 'Descaling', source: 'Descaling' })
+    // every word of the question, each once: near BM25's ceiling for it (lib/search/relevance.ts)
+    expect(res.json[0].score).toBeGreaterThan(0.8)
     expect(res.json.map((f: any) => f.datasource_id)).not.toContain(up.json.ids[2])
     const none = await call(datastoreQuery.POST, '/x', { method: 'POST', headers: tenant.headers, params: { id }, body: { query: 'volcano' } })
     expect(none.json).toEqual([])

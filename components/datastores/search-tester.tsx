@@ -12,6 +12,7 @@ import { Checkbox } from '@/components/ui/checkbox'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { MAX_TOP_K } from '@/lib/domain/limits'
+import { MinScoreInput } from '@/components/agents/retrieval-settings'
 import { DatasourceStatusBadge } from './datasource-status-badge'
 import { listDatasources, queryDatastore, type DatastoreQuery } from './datastores-api'
 import { datasourcesQueryKey, type Datasource, type Datastore, type Fragment } from './types'
@@ -23,23 +24,48 @@ function splitList(value: string): string[] {
     .filter(Boolean)
 }
 
-function FragmentCard({ fragment, rank }: { fragment: Fragment; rank: number }) {
+/** "3", or "3–4" for a fragment spanning pages; null when the fragment has no page (not from a PDF). */
+function pageOf(metadata: Record<string, unknown>): string | null {
+  const page = metadata.page
+  if (typeof page === 'number' || (typeof page === 'string' && page.trim())) return String(page)
+  return null
+}
+
+/** How relevant the score says the fragment is, in words, for the badge's title. */
+function relevanceWords(score: number): string {
+  if (score >= 0.6) return 'strong match'
+  if (score >= 0.3) return 'partial match'
+  return 'weak match'
+}
+
+function FragmentCard({ fragment, rank, minScore }: { fragment: Fragment; rank: number; minScore: number | null }) {
   const [open, setOpen] = React.useState(false)
   const long = fragment.text.length > 600
   const isUrl = /^https?:\/\//i.test(fragment.source)
+  const page = pageOf(fragment.metadata ?? {})
+  const percent = Math.round(Math.max(0, Math.min(1, fragment.score)) * 100)
   return (
     <li data-testid="fragment" className="grid gap-2 rounded-xl border p-4">
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-muted-foreground">
         <span className="font-semibold text-foreground">#{rank}</span>
-        <Badge variant="secondary" className="font-mono tabular-nums" title="Score: higher is a better match">
-          score {fragment.score.toFixed(4)}
+        <Badge
+          variant="secondary"
+          className="font-mono tabular-nums"
+          data-testid="fragment-score"
+          title={`Relevance ${fragment.score.toFixed(4)} (0 to 1, comparable across questions): ${relevanceWords(fragment.score)}${minScore !== null ? `; the floor is ${minScore}` : ''}`}
+        >
+          relevance score {fragment.score.toFixed(4)}
         </Badge>
+        <span aria-hidden className="h-1.5 w-16 overflow-hidden rounded-full bg-muted">
+          <span className="block h-full rounded-full bg-primary" style={{ width: `${percent}%` }} />
+        </span>
         <span>
           from <span className="font-medium text-foreground">{fragment.datasource_name}</span>
         </span>
+        {page && <span data-testid="fragment-page">page {page}</span>}
         {fragment.custom_id && (
-          <span>
-            custom_id <code className="font-mono">{fragment.custom_id}</code>
+          <span title="The id you gave this document (custom_id)">
+            your id <code className="font-mono">{fragment.custom_id}</code>
           </span>
         )}
       </div>
@@ -72,6 +98,8 @@ export function SearchTester({ datastore }: { datastore: Datastore }) {
   const [query, setQuery] = React.useState('')
   const [topK, setTopK] = React.useState('5')
   const [customIds, setCustomIds] = React.useState('')
+  const [minScore, setMinScore] = React.useState('')
+  const [asked, setAsked] = React.useState<number | null>(null)
   const [selected, setSelected] = React.useState<string[]>([])
   const [problem, setProblem] = React.useState<string | null>(null)
 
@@ -87,10 +115,13 @@ export function SearchTester({ datastore }: { datastore: Datastore }) {
     const k = Number(topK)
     if (!query.trim()) return setProblem('Type what you are looking for')
     if (!Number.isInteger(k) || k < 1 || k > MAX_TOP_K) return setProblem(`Results must be a whole number from 1 to ${MAX_TOP_K}`)
+    const floor = minScore.trim() === '' ? null : Number(minScore)
+    if (floor !== null && !(floor >= 0 && floor <= 1)) return setProblem('Minimum relevance must be a number from 0 to 1, or empty')
     setProblem(null)
     const ids = splitList(customIds)
     const filters = ids.length || selected.length ? { ...(ids.length ? { custom_ids: ids } : {}), ...(selected.length ? { datasource_ids: selected } : {}) } : undefined
-    search.mutate({ query, topK: k, filters })
+    setAsked(floor)
+    search.mutate({ query, topK: k, filters, ...(floor !== null ? { minScore: floor } : {}) })
   }
 
   const datasourceList: Datasource[] = sources.data?.items ?? []
@@ -122,14 +153,37 @@ export function SearchTester({ datastore }: { datastore: Datastore }) {
           />
         </FormField>
         <FormField
-          id="search-custom-ids"
+          id="search-min-score"
           label={
             <>
-              custom_ids <Optional>(optional, comma-separated)</Optional>
+              Minimum relevance <Optional>(0 to 1)</Optional>
             </>
           }
         >
-          <Input id="search-custom-ids" value={customIds} onChange={e => setCustomIds(e.target.value)} placeholder="tenant-a, tenant-b" autoComplete="off" />
+          <MinScoreInput id="search-min-score" value={minScore} onChange={setMinScore} aria-describedby="search-min-score-hint" />
+          <p id="search-min-score-hint" className="text-xs text-muted-foreground">
+            Fragments scoring below it are left out, as an agent with this floor would leave them out.
+          </p>
+        </FormField>
+        <FormField
+          id="search-custom-ids"
+          label={
+            <>
+              Only documents with these ids <Optional>(comma-separated)</Optional>
+            </>
+          }
+        >
+          <Input
+            id="search-custom-ids"
+            value={customIds}
+            onChange={e => setCustomIds(e.target.value)}
+            placeholder="tenant-a, tenant-b"
+            autoComplete="off"
+            aria-describedby="search-custom-ids-hint"
+          />
+          <p id="search-custom-ids-hint" className="text-xs text-muted-foreground">
+            The ids you gave documents when adding them (<code className="font-mono">custom_id</code>).
+          </p>
         </FormField>
         <fieldset className="grid gap-2">
           <legend className="mb-1 text-sm font-medium">
@@ -180,16 +234,20 @@ export function SearchTester({ datastore }: { datastore: Datastore }) {
         ) : search.data ? (
           search.data.length === 0 ? (
             <EmptyState icon={SearchX} title="Nothing matched">
-              No synced fragment matches this query and these filters. Content still syncing is not searched yet.
+              {asked !== null
+                ? `No synced fragment of this datastore reaches a relevance of ${asked} for this query and these filters: an agent with this floor would say it does not know.`
+                : 'No synced fragment matches this query and these filters. Content still syncing is not searched yet.'}
             </EmptyState>
           ) : (
             <>
               <p className="text-sm text-muted-foreground">
                 {search.data.length} fragment{search.data.length === 1 ? '' : 's'}, best first
+                {asked !== null ? `, relevance ${asked} or more` : ''}. Relevance runs from 0 to 1 and means the same for every
+                question (README “Scores”).
               </p>
               <ol className="grid gap-3">
                 {search.data.map((f, i) => (
-                  <FragmentCard key={`${f.datasource_id}-${i}`} fragment={f} rank={i + 1} />
+                  <FragmentCard key={`${f.datasource_id}-${i}`} fragment={f} rank={i + 1} minScore={asked} />
                 ))}
               </ol>
             </>

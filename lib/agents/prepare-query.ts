@@ -8,7 +8,7 @@ import { openConversation, recentHistory, resolveConversationTarget } from './co
 import { chatModel, type ChatModel } from './model-catalogue'
 import { assemblePrompt, type AssembledPrompt, type PromptSettings } from './prompt'
 import { settleFailure, type OpenedQuery } from './query-outcome'
-import { retrieveFragments } from './retrieval'
+import { retrieveForQuestion } from './retrieval'
 
 // Everything that can refuse a query (no model, unknown conversation, usage limit, retrieval) happens here, before
 // any byte of an answer, so that a streaming query is refused with an ordinary JSON error.
@@ -40,24 +40,29 @@ export async function prepareQuery(access: AgentAccess, body: AgentQuery, signal
   try {
     const opened = await openConversation(target, { text: body.query, channel: access.channel })
     conversationId = opened.conversationId
-    const [history, fragments] = await Promise.all([
-      recentHistory(opened.conversationId, opened.questionId),
-      retrieveFragments({
-        organizationId: access.organizationId,
-        datastoreIds: agent.datastores.map(d => d.datastoreId),
-        query: body.query,
-        filters: body.filters,
-        signal,
-      }),
-    ])
+    // the history first: a follow-up is searched as the standalone question the model makes of it (issue 13)
+    const history = await recentHistory(opened.conversationId, opened.questionId)
+    const { fragments, ...retrieval } = await retrieveForQuestion({
+      organizationId: access.organizationId,
+      datastoreIds: agent.datastores.map(d => d.datastoreId),
+      question: body.query,
+      history,
+      model: model.model,
+      rewrite: body.rewriteQuestion ?? agent.rewriteQuestions,
+      minScore: body.minScore ?? agent.minScore,
+      filters: body.filters,
+      signal,
+    })
+    const noSources = retrieval.noSources ? { instruction: agent.noAnswerMessage } : undefined
     return {
       model,
-      prompt: assemblePrompt({ query: body.query, fragments, history, settings: promptSettings(body, agent) }),
+      prompt: assemblePrompt({ query: body.query, fragments, history, settings: promptSettings(body, agent), noSources }),
       settings: modelSettings(body, agent),
       reservation,
       conversationId: opened.conversationId,
       visitorId: opened.visitorId,
       sources: fragments.map(toAnswerSource),
+      retrieval,
     }
   } catch (error) {
     // the model was never asked: the query does not count, and the stored question says why it has no answer

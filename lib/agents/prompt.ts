@@ -13,6 +13,14 @@ export const DEFAULT_SYSTEM_PROMPT = [
 
 export const DEFAULT_USER_PROMPT = '{query}'
 
+/** Told to the model when nothing in the documents cleared the agent's floor (issue 13), unless the agent sets its own. */
+export const NO_SOURCES_NOTICE = 'No passage of the documents is relevant to this question.'
+export const DEFAULT_NO_ANSWER_INSTRUCTION = [
+  'Do not answer from general knowledge or from the conversation alone: say in one or two sentences that the',
+  'documents do not cover this, and invite the user to rephrase or to ask something else. A greeting or thanks may',
+  'be answered briefly.',
+].join(' ')
+
 // promptType "customer_support" (deprecated in the spec, still honoured): Chaindesk's built-in support persona
 export const CUSTOMER_SUPPORT_SYSTEM_PROMPT = [
   'You are a customer support agent. Give a helpful, friendly and professional answer to the customer\'s question,',
@@ -76,6 +84,8 @@ export function assemblePrompt(input: {
   fragments: Fragment[]
   history: HistoryMessage[]
   settings: PromptSettings
+  /** Set when nothing cleared the floor: the agent's "I don't know" instruction (null: the default one). */
+  noSources?: { instruction: string | null }
 }): AssembledPrompt {
   const templates = resolveTemplates(input.settings)
   const values = { query: input.query, context: formatContext(input.fragments) }
@@ -83,6 +93,7 @@ export function assemblePrompt(input: {
   let system = fill(templates.system, values)
   // the context always reaches the model: after the system prompt when no template places it
   if (!contextPlaced) system += `\n\nContext:\n${values.context}`
+  if (input.noSources) system += `\n\n${NO_SOURCES_NOTICE} ${input.noSources.instruction?.trim() || DEFAULT_NO_ANSWER_INSTRUCTION}`
   let user = fill(templates.user, values)
   if (!templates.user.includes('{query}')) user += `\n\n${input.query}`
   const history: ModelMessage[] = input.history.map(m => ({ role: m.role, content: m.text }))

@@ -6,6 +6,7 @@ import { jsonCreatedKinds } from '@/lib/ingest/kinds'
 import { CHUNK_OVERLAP_RANGE, CHUNK_SIZE_RANGE, MAX_QUERY_LENGTH, MAX_TOP_K } from '@/lib/domain/limits'
 import { MAX_REFRESH_HOURS, REFRESH_NAMES } from '@/lib/domain/refresh'
 import { SEARCH_LANGUAGES } from '@/lib/domain/languages'
+import { MetadataFilterSchema } from '@/lib/search/metadata-filter'
 
 export { MAX_QUERY_LENGTH, MAX_TOP_K, MAX_UPSERT_DOCUMENTS } from '@/lib/domain/limits'
 
@@ -110,7 +111,16 @@ export interface JsonDatasourceBody {
 export const QueryFiltersSchema = z.object({
   custom_ids: z.array(z.string().max(256)).max(1000).optional(),
   datasource_ids: z.array(z.string().max(128)).max(1000).optional(),
+  /** Our extension (lib/search/metadata-filter.ts): equality on document metadata keys. */
+  metadata: MetadataFilterSchema.nullable().optional(),
 })
+
+/** The relevance floor: fragments scoring below it are left out (README "Scores"). */
+export const MinScore = z
+  .number()
+  .min(0)
+  .max(1)
+  .describe("Relevance floor: fragments whose score is below it are left out (README \"Scores\": the reranker's score, else calibrated BM25 and cosine).")
 
 export const DatastoreQueryBody = z.object({
   query: z
@@ -119,5 +129,6 @@ export const DatastoreQueryBody = z.object({
     .refine(q => q.trim().length > 0, 'must not be empty'),
   topK: z.number().int().min(1).max(MAX_TOP_K).default(5),
   filters: QueryFiltersSchema.nullable().optional(),
+  minScore: MinScore.nullable().optional(),
 })
 export type DatastoreQueryBody = z.infer<typeof DatastoreQueryBody>

@@ -1,4 +1,5 @@
 import type { SqlDriver } from '@/lib/db/sql-driver'
+import { qualifyingTermSets, setsQuery } from './bm25-candidates'
 import type { Scope } from './scope'
 
 // BM25's parameters: term-frequency saturation and length normalisation (the usual values: Lucene, Elasticsearch, bm25s)
@@ -25,6 +26,8 @@ export interface TextStatistics {
   /** Chunks in the searched datastores, and their average BM25 length. */
   chunks: number
   averageLength: number
+  /** Lexemes of the question found in no chunk of the searched datastores. */
+  missing?: number
 }
 
 export interface RankedChunk {
@@ -74,7 +77,8 @@ export async function textStatistics(sql: Tx, scope: Scope, query: string): Prom
     .map(r => ({ lexeme: r.lexeme!, df: r.df, idf: inverseDocumentFrequency(r.df, chunks) }))
     // rarest first; equal frequencies in lexeme order, so that every step is deterministic
     .sort((a, b) => b.idf - a.idf || (a.lexeme < b.lexeme ? -1 : 1))
-  return { terms, chunks, averageLength }
+  const missing = rows.filter(r => r.lexeme !== null && r.df === 0).length
+  return { terms, chunks, averageLength, missing }
 }
 
 /**
@@ -84,18 +88,18 @@ export async function textStatistics(sql: Tx, scope: Scope, query: string): Prom
  * thousands of terms × candidates; 7 significant digits are plenty for a ranking.
  */
 function scoreSql(stats: TextStatistics, firstParam: number): string {
-  const norm = `(${BM25_K1 * (1 - BM25_B)}::real + ${(BM25_K1 * BM25_B) / stats.averageLength}::real * c."tsvLength")`
+  const norm = `(${BM25_K1 * (1 - BM25_B)}::real + ${(BM25_K1 * BM25_B) / stats.averageLength}::real * c."tsvLength"::real)`
   return stats.terms
     .map((t, i) => `COALESCE(${t.idf * (BM25_K1 + 1)}::real / (1::real + ${norm} / NULLIF(search_term_frequency(c.tsv, $${firstParam + i}::tsquery), 0)), 0::real)`)
     .join(' + ')
 }
 
 /**
- * The `limit` best chunks by BM25 among those holding one of `fetch` (and none of `seen`, already ranked), in scope.
- * The GIN index on tsv finds them; each candidate's score reads only its row (tsvector and length).
+ * The `limit` best chunks by BM25 among those matching the tsquery `fetch` (and holding none of `seen`, already
+ * ranked), in scope. The GIN index on tsv finds them; each candidate's score reads only its row (tsvector and length).
  */
-async function rankCandidates(tx: Tx, scope: Scope, stats: TextStatistics, fetch: QueryTerm[], seen: QueryTerm[], limit: number): Promise<RankedChunk[]> {
-  const params = [...scope.params, lexemeQuery(fetch.map(t => t.lexeme), '|')]
+async function rankCandidates(tx: Tx, scope: Scope, stats: TextStatistics, fetch: string, seen: QueryTerm[], limit: number): Promise<RankedChunk[]> {
+  const params = [...scope.params, fetch]
   const fetchParam = params.length
   let exclude = ''
   if (seen.length > 0) {
@@ -122,7 +126,9 @@ export function byScore(a: RankedChunk, b: RankedChunk): number {
  * The exact top `limit` chunks by BM25, without scoring every chunk that shares a word with the question (MaxScore,
  * Turtle & Flood 1995). Terms are fetched rarest first, a few at a time (FULLTEXT_ROUND_BUDGET chunks); after each
  * round, θ is the limit-th best score so far, and the commonest terms whose upper bounds together stay below θ are
- * never fetched: a chunk holding only those cannot enter the top. Chunks fetched are scored on every term.
+ * never fetched: a chunk holding only those cannot enter the top. Chunks fetched are scored on every term. Once the
+ * chunks still able to reach θ must hold several of the remaining terms together, one last statement asks the index
+ * for exactly those (lib/search/bm25-candidates.ts) instead of every chunk holding any of them.
  */
 export async function rankByBm25(tx: Tx, scope: Scope, stats: TextStatistics, limit: number, budget = FULLTEXT_ROUND_BUDGET): Promise<RankedChunk[]> {
   const { terms } = stats
@@ -133,13 +139,28 @@ export async function rankByBm25(tx: Tx, scope: Scope, stats: TextStatistics, li
     let end = terms.length
     for (let bound = 0; end > fetched && bound + upperBound(terms[end - 1]) < theta; end--) bound += upperBound(terms[end - 1])
     if (end === fetched) break
+    const rest = terms.slice(fetched)
+    const sets = theta > 0 ? qualifyingTermSets(rest.map(upperBound), theta) : null
+    if (sets && sets.filter(s => s.length === 1).reduce((n, [i]) => n + rest[i].df, 0) <= budget) {
+      if (sets.length === 0) return best
+      const found = await rankCandidates(tx, scope, stats, setsQuery(sets.map(s => s.map(i => rest[i].lexeme))), terms.slice(0, fetched), limit)
+      return [...best, ...found].sort(byScore).slice(0, limit)
+    }
     let next = fetched + 1
     for (let total = terms[fetched].df; next < end && total + terms[next].df <= budget; next++) total += terms[next].df
-    const found = await rankCandidates(tx, scope, stats, terms.slice(fetched, next), terms.slice(0, fetched), limit)
+    const found = await rankCandidates(tx, scope, stats, lexemeQuery(terms.slice(fetched, next).map(t => t.lexeme), '|'), terms.slice(0, fetched), limit)
     best = [...best, ...found].sort(byScore).slice(0, limit)
     fetched = next
   }
   return best
+}
+
+/**
+ * BM25's ceiling of a question (lib/search/relevance.ts): the score of a chunk of average length holding each of its
+ * lexemes once, Σ idf, where a lexeme found in no chunk counts with the idf of df = 0 (the rarest possible).
+ */
+export function bm25Ceiling(stats: TextStatistics): number {
+  return stats.terms.reduce((sum, t) => sum + t.idf, 0) + (stats.missing ?? 0) * inverseDocumentFrequency(0, stats.chunks)
 }
 
 /**
@@ -148,13 +169,18 @@ export async function rankByBm25(tx: Tx, scope: Scope, stats: TextStatistics, li
  * the searched datastores. Filters restrict the candidates, not the statistics (as in Lucene). `limit` at most.
  */
 export async function fulltextRanking(sql: SqlDriver, scope: Scope, query: string, limit: number): Promise<RankedChunk[]> {
-  if (limit <= 0 || !query.trim()) return []
+  return (await fulltextRankingWithCeiling(sql, scope, query, limit)).ranking
+}
+
+/** fulltextRanking, with the question's BM25 ceiling (0 when none of its words is known). */
+export async function fulltextRankingWithCeiling(sql: SqlDriver, scope: Scope, query: string, limit: number): Promise<{ ranking: RankedChunk[]; ceiling: number }> {
+  if (limit <= 0 || !query.trim()) return { ranking: [], ceiling: 0 }
   return sql.transaction(async tx => {
     const stats = await textStatistics(tx, scope, query)
-    if (stats.terms.length === 0) return []
+    if (stats.terms.length === 0) return { ranking: [], ceiling: 0 }
     // no sequential scan: the planner, without statistics for tsvector (nothing runs ANALYZE on PGlite), may
     // prefer reading every chunk of the table; the GIN index must find the candidates
     await tx.exec('SET LOCAL enable_seqscan = off')
-    return rankByBm25(tx, scope, stats, limit)
+    return { ranking: await rankByBm25(tx, scope, stats, limit), ceiling: bm25Ceiling(stats) }
   })
 }

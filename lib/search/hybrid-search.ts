@@ -3,11 +3,12 @@ import type { SqlDriver } from '@/lib/db/sql-driver'
 import { logger } from '@/lib/logger'
 import { toVectorBinary } from '@/lib/db/vector-binary'
 import { ensureVectorIndex } from '@/lib/db/vector-index'
-import type { DatasourceType } from '@/lib/domain/datasources'
 import { embeddingsProvider } from '@/lib/embeddings/provider'
-import { asObject, kindOf, viewOf } from '@/lib/ingest/kinds'
 import { fuseRankings } from './fusion'
-import { fulltextRanking, type RankedChunk } from './fulltext'
+import { fulltextRankingWithCeiling, type RankedChunk } from './fulltext'
+import { readFragments } from './fragments'
+import { relevanceScores } from './relevance'
+import { rerankerSettings, rerankFragments } from './rerank'
 import { scopeOf, type Scope } from './scope'
 import type { Fragment, HybridSearchInput } from './types'
 
@@ -88,24 +89,6 @@ export function poolSize(topK: number): number {
   return Math.min(MAX_POOL, Math.max(MIN_POOL, topK * 4))
 }
 
-interface FragmentRow {
-  id: string
-  text: string
-  metadata: unknown
-  chunk_custom_id: string | null
-  datasource_id: string
-  datasource_name: string
-  datasource_type: DatasourceType
-  datasource_config: unknown
-  datasource_metadata: unknown
-  datasource_custom_id: string | null
-}
-
-/** Where the fragment's text can be found, as its datasource's kind says. */
-function sourceOf(row: FragmentRow): string {
-  return kindOf(row.datasource_type).sourceOf(viewOf({ name: row.datasource_name, config: row.datasource_config, metadata: row.datasource_metadata }))
-}
-
 /** The query's embedding, or null without a provider or when it fails (then the search goes on by words only). */
 async function embedQuery(input: HybridSearchInput): Promise<number[] | null> {
   const provider = embeddingsProvider()
@@ -122,45 +105,24 @@ async function embedQuery(input: HybridSearchInput): Promise<number[] | null> {
 
 /**
  * Hybrid retrieval (DESIGN.md §6): BM25 over PostgreSQL full-text search always, cosine similarity over the
- * embeddings when a provider is configured, fused by a convex combination of the normalised scores (fusion.ts).
+ * embeddings when a provider is configured, fused by a convex combination of the normalised scores (fusion.ts), then,
+ * when a reranker is configured (and `rerank` is not false), the first RERANK_CANDIDATES reordered by it (rerank.ts).
  * The scope (organization, datastores, visible datasources) and the filters are inside both queries, before
- * ranking. `score` is in (0, 1], higher is better.
+ * ranking. `score` is the relevance of relevance.ts (or the reranker's), comparable across queries.
  */
 export async function hybridSearch(input: HybridSearchInput): Promise<Fragment[]> {
   if (input.datastoreIds.length === 0 || input.topK <= 0) return []
   const { sql } = await getDatabase()
+  const reranker = input.rerank === false ? null : rerankerSettings()
+  const depth = reranker ? Math.max(input.topK, reranker.candidates) : input.topK
   // without embeddings the full-text ranking is the answer: its first topK; with them, a pool from each to fuse
-  const pool = embeddingsProvider() ? poolSize(input.topK) : input.topK
+  const pool = embeddingsProvider() ? poolSize(depth) : depth
   // the full-text ranking runs while the query is embedded (a provider's round trip is often the longest step)
-  const fulltext = fulltextRanking(sql, scopeOf(input, { datastoreIndex: false }), input.query, pool)
+  const fulltext = fulltextRankingWithCeiling(sql, scopeOf(input, { datastoreIndex: false }), input.query, pool)
   const vector = embedQuery(input).then(embedding => (embedding ? vectorRanking(sql, scopeOf(input), embedding, pool) : null))
   const [words, meaning] = await Promise.all([fulltext, vector])
-  const fused = fuseRankings(words, meaning, input.topK)
+  const fused = fuseRankings(words.ranking, meaning, depth)
   if (fused.length === 0) return []
-
-  const rows = await sql.query<FragmentRow>(
-    `SELECT c.id, c.text, c.metadata, c."custom_id" AS chunk_custom_id, d.id AS datasource_id, d.name AS datasource_name,
-            d.type::text AS datasource_type, d.config AS datasource_config, d.metadata AS datasource_metadata,
-            d."custom_id" AS datasource_custom_id
-     FROM "Chunk" c JOIN "Datasource" d ON d.id = c."datasourceId"
-     WHERE c.id = ANY($1::text[])`,
-    [fused.map(f => f.id)],
-  )
-  const byId = new Map(rows.map(r => [r.id, r]))
-  return fused.flatMap(({ id, score }) => {
-    const row = byId.get(id)
-    if (!row) return [] // deleted between the ranking and this read
-    return [
-      {
-        text: row.text,
-        score,
-        source: sourceOf(row),
-        datasource_id: row.datasource_id,
-        datasource_name: row.datasource_name,
-        custom_id: row.datasource_custom_id ?? row.chunk_custom_id,
-        metadata: { ...asObject(row.metadata), ...asObject(row.datasource_metadata) },
-      },
-    ]
-  })
+  const candidates = await readFragments(sql, relevanceScores(fused, words, meaning))
+  return reranker ? rerankFragments(reranker, input.query, candidates, input.topK, input.signal) : candidates
 }
-

@@ -1,3 +1,4 @@
+import { metadataClause } from './metadata-filter'
 import type { HybridSearchInput, QueryFilters } from './types'
 
 // Content of these statuses is not searched (never synched, or failed)
@@ -35,5 +36,6 @@ export function scopeOf(input: Pick<HybridSearchInput, 'organizationId' | 'datas
         ` OR c."custom_id" = ANY($${n}::text[]))`,
     )
   }
+  if (filters.metadata && Object.keys(filters.metadata).length > 0) parts.push(...metadataClause(filters.metadata, params))
   return { clause: parts.join(' AND '), params }
 }

@@ -10,5 +10,7 @@ export interface HybridSearchInput {
   query: string
   topK: number
   filters?: QueryFilters
+  /** false: no reranker even when one is configured (measurements, comparisons). */
+  rerank?: boolean
   signal?: AbortSignal
 }
