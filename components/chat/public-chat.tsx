@@ -2,32 +2,39 @@
 
 import * as React from 'react'
 import { useQuery } from '@tanstack/react-query'
-import { Bot, BotOff, MessageSquarePlus } from 'lucide-react'
+import { Bot, BotOff, MessageSquarePlus, X } from 'lucide-react'
 import type { PublicAgent } from '@/components/agents/types'
 import { Button } from '@/components/ui/button'
 import { Skeleton } from '@/components/ui/skeleton'
+import { prefersDarkText } from '@/lib/agents/appearance'
+import type { AgentAppearance } from '@/lib/domain/agents'
+import { cn } from '@/lib/utils'
 import { fetchPublicAgent } from './chat-api'
 import { ChatComposer } from './chat-composer'
 import { ChatMessages } from './chat-messages'
+import { readVisitorId, saveConversationId, saveVisitorId, useRestoredConversation, useWidgetBridge } from './public-chat-session'
 import { useAgentChat } from './use-agent-chat'
 
 // The embeddable chat: a public agent, no session. Requests go without cookies (credentials: 'omit'), so the page
-// behaves the same for a signed-in admin and for a visitor of the site that embeds it.
+// behaves the same for a signed-in admin and for a visitor of the site that embeds it. It wears the agent's theme
+// (issue 14), keeps the visitor's conversation across reloads, and, inside the bubble (`embedded`), talks to the
+// bubble script (public/widget.js).
 
-const VISITOR_KEY = 'ads-chat-visitor-id'
-
-function readVisitorId(): string | undefined {
-  try {
-    return localStorage.getItem(VISITOR_KEY) ?? undefined
-  } catch {
-    return undefined // storage blocked (e.g. a third-party iframe with strict settings)
-  }
+/** The theme as CSS variables on the chat's root: the primary colour with a readable text colour on it. */
+export function themeStyle(appearance: AgentAppearance): React.CSSProperties {
+  const foreground = prefersDarkText(appearance.primaryColor) ? '#0a0a0a' : '#ffffff'
+  return { '--primary': appearance.primaryColor, '--primary-foreground': foreground, '--ring': appearance.primaryColor } as React.CSSProperties
 }
 
-function saveVisitorId(id: string) {
-  try {
-    localStorage.setItem(VISITOR_KEY, id)
-  } catch {}
+export function AgentAvatar({ appearance, className }: { appearance: AgentAppearance; className?: string }) {
+  if (appearance.avatarUrl) {
+    return <img src={appearance.avatarUrl} alt="" className={cn('size-8 shrink-0 rounded-full object-cover', className)} />
+  }
+  return (
+    <span className={cn('flex size-8 shrink-0 items-center justify-center rounded-full bg-primary text-primary-foreground', className)}>
+      <Bot className="size-4" aria-hidden />
+    </span>
+  )
 }
 
 function Unavailable() {
@@ -42,45 +49,76 @@ function Unavailable() {
   )
 }
 
-function Chat({ agent }: { agent: PublicAgent }) {
+function Welcome({ agent, name, onAsk }: { agent: PublicAgent; name: string; onAsk: (q: string) => void }) {
+  const { appearance } = agent
+  return (
+    <div className="flex h-full flex-col items-center justify-center gap-3 p-6 text-center" data-testid="chat-welcome">
+      <AgentAvatar appearance={appearance} className="size-12" />
+      <p className="max-w-sm font-medium whitespace-pre-wrap">{appearance.welcomeMessage}</p>
+      <p className="max-w-xs text-sm text-muted-foreground">{agent.description || `Ask ${name} a question.`}</p>
+      {appearance.suggestedQuestions.length > 0 && (
+        <ul className="mt-2 flex max-w-sm flex-wrap justify-center gap-2" aria-label="Suggested questions">
+          {appearance.suggestedQuestions.map(q => (
+            <li key={q}>
+              <Button type="button" variant="outline" size="sm" className="h-auto py-1.5 text-left whitespace-normal" onClick={() => onAsk(q)}>
+                {q}
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  )
+}
+
+function Chat({ agent, embedded }: { agent: PublicAgent; embedded: boolean }) {
+  const { appearance } = agent
+  const name = appearance.displayName ?? agent.name
+  const bridge = useWidgetBridge(embedded)
+  const identity = bridge.identity
   const [visitorId, setVisitorId] = React.useState<string | undefined>(undefined)
   React.useEffect(() => setVisitorId(readVisitorId()), [])
   const onVisitorId = React.useCallback((id: string) => {
+    if (identity) return // a verified visitor's id is the site's
     setVisitorId(id)
     saveVisitorId(id)
-  }, [])
-  const chat = useAgentChat({ agentId: agent.id, visitorId, onVisitorId, credentials: 'omit' })
+  }, [identity])
+  const onConversationId = React.useCallback((id: string | undefined) => saveConversationId(agent.id, identity, id), [agent.id, identity])
+  const chat = useAgentChat({ agentId: agent.id, visitorId: identity?.visitorId ?? visitorId, onVisitorId, credentials: 'omit', identity, onConversationId })
+  // the visitor's stored conversation; when the page signs in another visitor, theirs
+  const restored = useRestoredConversation(agent.id, identity, chat.restore, bridge.settled)
 
   return (
-    <main className="flex h-dvh flex-col bg-background">
-      <header className="flex items-center gap-3 border-b px-4 py-3">
-        <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-primary text-primary-foreground">
-          <Bot className="size-4" aria-hidden />
-        </span>
-        <div className="min-w-0 flex-1">
-          <h1 className="truncate text-sm font-semibold">{agent.name}</h1>
-          {agent.description && <p className="truncate text-xs text-muted-foreground">{agent.description}</p>}
-        </div>
-        <Button variant="ghost" size="icon" onClick={chat.reset} disabled={chat.messages.length === 0} aria-label="New conversation" title="New conversation">
-          <MessageSquarePlus aria-hidden />
-        </Button>
-      </header>
-      <ChatMessages
-        messages={chat.messages}
-        className="bg-muted/20"
-        empty={
-          <div className="flex h-full flex-col items-center justify-center gap-2 p-6 text-center">
-            <p className="font-medium">Hi! How can I help?</p>
-            <p className="max-w-xs text-sm text-muted-foreground">{agent.description || `Ask ${agent.name} a question.`}</p>
+    <main className={cn('flex h-dvh flex-col bg-background text-foreground', appearance.colorScheme === 'dark' && 'dark')} style={themeStyle(appearance)} data-testid="public-chat" data-color-scheme={appearance.colorScheme}>
+      <div className="flex h-full flex-col bg-background text-foreground">
+        <header className="flex items-center gap-3 border-b px-4 py-3">
+          <AgentAvatar appearance={appearance} />
+          <div className="min-w-0 flex-1">
+            <h1 className="truncate text-sm font-semibold">{name}</h1>
+            {agent.description && <p className="truncate text-xs text-muted-foreground">{agent.description}</p>}
           </div>
-        }
-      />
-      <ChatComposer onSend={text => void chat.send(text)} onStop={chat.stop} busy={chat.busy} />
+          <Button variant="ghost" size="icon" onClick={() => chat.reset()} disabled={chat.messages.length === 0} aria-label="New conversation" title="New conversation">
+            <MessageSquarePlus aria-hidden />
+          </Button>
+          {embedded && (
+            <Button variant="ghost" size="icon" onClick={bridge.close} aria-label="Close the chat" title="Close">
+              <X aria-hidden />
+            </Button>
+          )}
+        </header>
+        <ChatMessages
+          messages={chat.messages}
+          actions={{ conversationId: chat.conversationId, visitorId: identity?.visitorId ?? visitorId, credentials: 'omit', onRetry: chat.retry }}
+          className="bg-muted/20"
+          empty={restored ? <Welcome agent={agent} name={name} onAsk={q => void chat.send(q)} /> : <div className="h-full" aria-busy="true" />}
+        />
+        <ChatComposer onSend={text => void chat.send(text)} onStop={chat.stop} busy={chat.busy} disabled={!bridge.settled} />
+      </div>
     </main>
   )
 }
 
-export function PublicChat({ agentId }: { agentId: string }) {
+export function PublicChat({ agentId, embedded = false }: { agentId: string; embedded?: boolean }) {
   const agent = useQuery({ queryKey: ['public-agent', agentId], queryFn: () => fetchPublicAgent(agentId), staleTime: 60_000 })
   if (agent.isPending) {
     return (
@@ -105,5 +143,5 @@ export function PublicChat({ agentId }: { agentId: string }) {
     )
   }
   if (!agent.data) return <Unavailable />
-  return <Chat agent={agent.data} />
+  return <Chat agent={agent.data} embedded={embedded} />
 }

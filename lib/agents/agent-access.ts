@@ -3,6 +3,7 @@ import type { ConversationChannel } from '@/lib/domain/agents'
 import type { TenantContext } from '@/lib/domain/tenant'
 import { NotFound, Unauthorized } from '@/lib/http/errors'
 import type { AgentWithDatastores } from './agent-resource'
+import { checkOrigin } from './allowed-domains'
 
 /**
  * Who may use an agent: a caller of its organization (API key or dashboard session), or anyone when the agent is
@@ -19,8 +20,17 @@ export interface AgentAccess {
   channel: ConversationChannel
 }
 
-/** `ctx` is the caller as identify() found it: null for a caller without credentials. */
-export async function resolveAgentAccess(ctx: TenantContext | null, agentId: string): Promise<AgentAccess> {
+/** Where a browser's request comes from (its Origin header) and the hosts of this service. */
+export interface RequestSite {
+  origin: string | null
+  ownHosts: string[]
+}
+
+/**
+ * `ctx` is the caller as identify() found it: null for a caller without credentials. `site`, when given, is checked
+ * against a public agent's allow-list for a caller outside its organization (403 origin_not_allowed).
+ */
+export async function resolveAgentAccess(ctx: TenantContext | null, agentId: string, site?: RequestSite): Promise<AgentAccess> {
   const prisma = await getPrisma()
   const agent = await prisma.agent.findUnique({
     where: { id: agentId },
@@ -30,6 +40,7 @@ export async function resolveAgentAccess(ctx: TenantContext | null, agentId: str
     return { agent, organizationId: agent.organizationId, member: true, channel: ctx.actor.type === 'user' ? 'dashboard' : 'api' }
   }
   if (agent?.visibility === 'public') {
+    if (site) checkOrigin(agent.allowedDomains, site)
     return { agent, organizationId: agent.organizationId, member: false, channel: 'website' }
   }
   if (ctx) throw new NotFound('Agent')

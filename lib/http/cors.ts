@@ -8,7 +8,22 @@ const PUBLIC_ROUTES: { method: string; path: RegExp }[] = [
   { method: 'GET', path: /^\/api\/agents\/[^/]+\/?$/ },
   { method: 'POST', path: /^\/api\/agents\/[^/]+\/query\/?$/ },
   { method: 'GET', path: /^\/api\/conversations\/[^/]+\/?$/ },
+  // a visitor's vote on an answer (issue 14), ours and Chaindesk's
+  { method: 'POST', path: /^\/api\/conversations\/[^/]+\/messages\/[^/]+\/feedback\/?$/ },
+  { method: 'POST', path: /^\/api\/conversations\/eval-answer\/?$/ },
 ]
+
+/**
+ * The site a browser's request comes from, and the hosts of this service (the Host it was sent to, and the public
+ * URL next-auth is told, NEXTAUTH_URL, as a reverse proxy may rewrite Host), for a public agent's allow-list.
+ */
+export function requestSite(req: Request): { origin: string | null; ownHosts: string[] } {
+  const ownHosts = [req.headers.get('host')]
+  try {
+    if (process.env.NEXTAUTH_URL) ownHosts.push(new URL(process.env.NEXTAUTH_URL).host)
+  } catch {}
+  return { origin: req.headers.get('origin'), ownHosts: ownHosts.filter((h): h is string => !!h) }
+}
 
 const ALLOWED_HEADERS = 'authorization, content-type, accept, last-event-id, cache-control, x-requested-with'
 

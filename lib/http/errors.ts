@@ -9,6 +9,8 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
+  | 'origin_not_allowed'
+  | 'visitor_not_verified'
   | 'upstream_unavailable'
   | 'internal_error'
 
@@ -79,6 +81,16 @@ export class RateLimited extends ApiError {
     super(429, 'rate_limited', `Too many requests; retry in ${retryAfterSeconds} s`, { retryAfter: retryAfterSeconds }, {
       'Retry-After': String(retryAfterSeconds),
     })
+  }
+}
+
+/**
+ * A public agent refuses this caller (issue 14): a page of a site outside its allow-list, or a visitor without a
+ * valid signature where one is required. 403, with the reason as the code.
+ */
+export class Forbidden extends ApiError {
+  constructor(code: 'origin_not_allowed' | 'visitor_not_verified', message: string, details?: unknown) {
+    super(403, code, message, details)
   }
 }
 
