@@ -2,7 +2,7 @@
 
 import * as React from 'react'
 import { useQuery } from '@tanstack/react-query'
-import { Bot, Coins, Database, Search } from 'lucide-react'
+import { Bot, Coins, Database, Search, ThumbsUp } from 'lucide-react'
 import type { LucideIcon } from 'lucide-react'
 import { LoadError, loadFailed, useErrorToast } from '@/components/layout/query-states'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
@@ -108,6 +108,18 @@ export function UsageView() {
             <div>
               <dt className="text-xs text-muted-foreground">Completion</dt>
               <dd className="text-2xl font-semibold tabular-nums">{compact(u.modelTokens.completion)}</dd>
+            </div>
+          </dl>
+        </StatCard>
+        <StatCard icon={ThumbsUp} title="Votes on answers" description="Thumbs up and down given this month">
+          <dl className="grid grid-cols-2 gap-2">
+            <div>
+              <dt className="text-xs text-muted-foreground">Up</dt>
+              <dd className="text-2xl font-semibold tabular-nums">{compact(u.feedback?.good ?? 0)}</dd>
+            </div>
+            <div>
+              <dt className="text-xs text-muted-foreground">Down</dt>
+              <dd className="text-2xl font-semibold tabular-nums">{compact(u.feedback?.bad ?? 0)}</dd>
             </div>
           </dl>
         </StatCard>

@@ -13,22 +13,28 @@ export interface UsageReport {
   datastoreQueries: { used: number }
   /** Tokens sent to and received from the chat model this month by agent queries. */
   modelTokens: { prompt: number; completion: number }
+  /** Votes on answers given this month (first given this month, with their current value). */
+  feedback: { good: number; bad: number }
 }
 
 export async function usageReport(ctx: TenantContext): Promise<UsageReport> {
   const prisma = await getPrisma()
   const month = usageMonth()
-  const [usage, agentLimit, stored, storedLimit] = await Promise.all([
+  const monthStart = new Date(`${month}-01T00:00:00.000Z`)
+  const [usage, agentLimit, stored, storedLimit, votes] = await Promise.all([
     prisma.usage.findUnique({ where: { organizationId_month: { organizationId: ctx.organizationId, month } } }),
     agentQueryLimit(ctx.organizationId),
     storedTokens(ctx.organizationId),
     storedTokensLimit(ctx.organizationId),
+    prisma.messageFeedback.groupBy({ by: ['vote'], where: { organizationId: ctx.organizationId, createdAt: { gte: monthStart } }, _count: { _all: true } }),
   ])
+  const votesOf = (vote: string) => votes.find(v => v.vote === vote)?._count._all ?? 0
   return {
     month,
     agentQueries: { used: usage?.agentQueries ?? 0, limit: agentLimit },
     storedTokens: { used: stored, limit: storedLimit },
     datastoreQueries: { used: usage?.datastoreQueries ?? 0 },
     modelTokens: { prompt: usage?.promptTokens ?? 0, completion: usage?.completionTokens ?? 0 },
+    feedback: { good: votesOf('good'), bad: votesOf('bad') },
   }
 }

@@ -1,0 +1,102 @@
+'use client'
+
+import { useQuery } from '@tanstack/react-query'
+import { SearchX, ThumbsDown, ThumbsUp } from 'lucide-react'
+import { MessageBubble } from '@/components/chat/chat-messages'
+import { formatDateTime } from '@/components/format'
+import { LoadError, loadFailed, useErrorToast } from '@/components/layout/query-states'
+import { Badge } from '@/components/ui/badge'
+import { Skeleton } from '@/components/ui/skeleton'
+import { fetchReview, type ReviewedMessage } from './inbox-api'
+import { CHANNEL_LABELS } from './inbox-filters'
+
+/** Under an answer: what retrieval searched for and found, and the votes and comments the answer received. */
+function RetrievalAndVotes({ message, question }: { message: ReviewedMessage; question?: string }) {
+  const { votes } = message
+  return (
+    <div className="ml-9 grid gap-1 text-xs text-muted-foreground" data-testid="answer-review">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+        {message.searchQuery && message.searchQuery !== question && (
+          <span>
+            Searched for: <q className="text-foreground">{message.searchQuery}</q>
+          </span>
+        )}
+        {message.noSources ? (
+          <Badge variant="outline" className="gap-1 border-amber-600/40 text-amber-800 dark:text-amber-300">
+            <SearchX className="size-3" aria-hidden />
+            No sources
+          </Badge>
+        ) : (
+          message.topScore !== null && <span>Best match {message.topScore.toFixed(2)}</span>
+        )}
+        {(votes.good > 0 || votes.bad > 0) && (
+          <span className="inline-flex items-center gap-2" data-testid="answer-votes">
+            <span className="inline-flex items-center gap-1">
+              <ThumbsUp className="size-3" aria-hidden />
+              <span className="sr-only">Voted up:</span> {votes.good}
+            </span>
+            <span className="inline-flex items-center gap-1">
+              <ThumbsDown className="size-3" aria-hidden />
+              <span className="sr-only">Voted down:</span> {votes.bad}
+            </span>
+          </span>
+        )}
+      </div>
+      {votes.comments.map((c, i) => (
+        <blockquote key={i} className="border-l-2 pl-2 italic">
+          {c}
+        </blockquote>
+      ))}
+    </div>
+  )
+}
+
+/** A conversation as the inbox opens it: its messages, their sources, what was searched and the votes. */
+export function ConversationReview({ id }: { id: string }) {
+  const query = useQuery({ queryKey: ['inbox', 'conversation', id], queryFn: () => fetchReview(id) })
+  useErrorToast(query.error, `conversation-error-${id}`, 'the conversation')
+  if (loadFailed(query)) return <LoadError query={query} />
+  if (!query.data) {
+    return (
+      <div className="grid gap-4 p-4">
+        <Skeleton className="ml-auto h-10 w-1/2 rounded-2xl" />
+        <Skeleton className="h-24 w-3/4 rounded-2xl" />
+      </div>
+    )
+  }
+  const c = query.data
+  let lastQuestion: string | undefined
+  return (
+    <div className="flex min-h-0 flex-col" data-testid="conversation-detail">
+      <div className="flex flex-wrap items-center gap-2 border-b px-4 py-3 text-xs text-muted-foreground">
+        <Badge variant="outline">{CHANNEL_LABELS[c.channel] ?? c.channel}</Badge>
+        <span className="font-medium text-foreground">{c.agentName}</span>
+        <span>Started {formatDateTime(c.createdAt)}</span>
+        <span>
+          · {c.messageCount} message{c.messageCount === 1 ? '' : 's'}
+        </span>
+        {c.visitorId && (
+          <span className="min-w-0 break-all">
+            · visitor <code className="font-mono">{c.visitorId}</code>
+          </span>
+        )}
+      </div>
+      <ol className="grid gap-4 p-4" aria-label="Messages">
+        {c.messages.map(m => {
+          if (m.role === 'user') lastQuestion = m.text
+          return (
+            <li key={m.id} className="grid gap-1">
+              <ol className="contents">
+                <MessageBubble
+                  message={{ id: m.id, role: m.role, text: m.text, sources: m.sources, status: m.error ? 'error' : 'done', error: m.error, messageId: m.id }}
+                  actions={m.role === 'assistant' ? { votes: false } : undefined}
+                />
+              </ol>
+              {m.role === 'assistant' && <RetrievalAndVotes message={m} question={lastQuestion} />}
+            </li>
+          )
+        })}
+      </ol>
+    </div>
+  )
+}

@@ -1,0 +1,39 @@
+import { z } from 'zod'
+import { IdParam } from '@/lib/http/body'
+
+// Votes on an agent's answers (issue 14.6). Stored as Chaindesk named them: 'good' | 'bad'. 'up' and 'down' are
+// accepted as the same votes, so a caller may write either.
+
+export const VOTES = ['good', 'bad'] as const
+export type Vote = (typeof VOTES)[number]
+
+const VoteValue = z
+  .enum(['good', 'bad', 'up', 'down'])
+  .transform((v): Vote => (v === 'up' ? 'good' : v === 'down' ? 'bad' : v))
+
+const Comment = z.string().trim().max(2000).nullable().optional()
+// the visitor of a public conversation (the id the query answered with): who votes, when no key or session does
+const VisitorId = IdParam.optional()
+
+/** POST /api/conversations/{id}/messages/{messageId}/feedback. `eval` (Chaindesk's field) may stand for `vote`. */
+export const FeedbackBody = z
+  .object({ vote: VoteValue.optional(), eval: VoteValue.optional(), comment: Comment, visitorId: VisitorId })
+  .refine(b => b.vote !== undefined || b.eval !== undefined, { message: 'vote is required ("good" or "bad")', path: ['vote'] })
+  .transform(b => ({ vote: (b.vote ?? b.eval) as Vote, comment: b.comment ?? null, visitorId: b.visitorId }))
+export type FeedbackInput = z.infer<typeof FeedbackBody>
+
+/** Chaindesk's POST /api/conversations/eval-answer: `{ messageId, visitorId?, eval: 'good' | 'bad' }`. */
+export const EvalAnswerBody = z
+  .object({ messageId: IdParam, eval: VoteValue, visitorId: VisitorId, comment: Comment })
+  .transform(b => ({ messageId: b.messageId, vote: b.eval, comment: b.comment ?? null, visitorId: b.visitorId }))
+
+/** A vote as the API answers it. */
+export interface FeedbackResource {
+  id: string
+  messageId: string
+  conversationId: string
+  vote: Vote
+  comment: string | null
+  createdAt: string
+  updatedAt: string
+}

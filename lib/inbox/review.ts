@@ -1,0 +1,56 @@
+import { getDatabase, getPrisma } from '@/lib/db/client'
+import type { AnswerSource } from '@/lib/domain/answer-events'
+import type { TenantContext } from '@/lib/domain/tenant'
+import { votesOf } from '@/lib/feedback/feedback'
+import { NotFound } from '@/lib/http/errors'
+import { summarise, type ConversationRow } from './list'
+import type { ReviewedConversation, ReviewedMessage } from './types'
+
+// A conversation as the inbox opens it (GET /api/conversations/{id}/messages): for its organization only, with each
+// answer's sources, searched query, best score and the votes and comments it received.
+
+type MessageRow = Awaited<ReturnType<typeof loadMessages>>[number]
+
+export async function loadMessages(conversationIds: string[]) {
+  const prisma = await getPrisma()
+  return prisma.message.findMany({
+    where: { conversationId: { in: conversationIds } },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  })
+}
+
+export function toReviewed(m: MessageRow, votes: Map<string, { good: number; bad: number; comments: string[] }>): ReviewedMessage {
+  return {
+    id: m.id,
+    role: m.role,
+    text: m.text,
+    sources: Array.isArray(m.sources) ? (m.sources as unknown as AnswerSource[]) : [],
+    error: m.error,
+    promptTokens: m.promptTokens,
+    completionTokens: m.completionTokens,
+    searchQuery: m.searchQuery,
+    topScore: m.topScore,
+    noSources: m.noSources,
+    votes: votes.get(m.id) ?? { good: 0, bad: 0, comments: [] },
+    createdAt: m.createdAt.toISOString(),
+  }
+}
+
+export async function conversationRows(organizationId: string, ids: string[]): Promise<ConversationRow[]> {
+  const { sql } = await getDatabase()
+  return sql.query<ConversationRow>(
+    `SELECT c.id, c."agentId", a.name AS "agentName", c."visitorId", c.channel::text AS channel, c.title, c."createdAt", c."updatedAt"
+       FROM "Conversation" c JOIN "Agent" a ON a.id = c."agentId"
+      WHERE c."organizationId" = $1 AND c.id = ANY($2::text[])`,
+    [organizationId, ids],
+  )
+}
+
+export async function reviewConversation(ctx: TenantContext, id: string): Promise<ReviewedConversation> {
+  const [row] = await conversationRows(ctx.organizationId, [id])
+  if (!row) throw new NotFound('Conversation')
+  const [[summary], messages] = await Promise.all([summarise([row]), loadMessages([id])])
+  const votes = await votesOf(messages.map(m => m.id))
+  const { lastMessage: _last, ...fields } = summary
+  return { ...fields, messages: messages.map(m => toReviewed(m, votes)) }
+}
