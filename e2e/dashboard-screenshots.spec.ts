@@ -1,7 +1,8 @@
 import fs from 'node:fs'
 import { expect, test, type Page } from '@playwright/test'
 import { signIn } from './support/auth'
-import { auth, createAgent, createDatastore, fakeModel, makeFile, unique, upsertText, waitUntilSynched } from './support/dashboard'
+import { createDatastore, fakeModel, upsertText } from './support/dashboard'
+import { makeSupportData } from './support/realistic-data'
 
 // Makes its own data, then visits each main page: on a laptop it saves a screenshot (to docs/screenshots/, shown in
 // the README, when UPDATE_SCREENSHOTS=1; else to test-results/ so a test run leaves the tree clean); on a phone
@@ -9,8 +10,11 @@ import { auth, createAgent, createDatastore, fakeModel, makeFile, unique, upsert
 
 const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? 'docs/screenshots' : 'test-results/screenshots'
 
+// Realistic names (issue 15): run alone for the README, `UPDATE_SCREENSHOTS=1 npx playwright test e2e/dashboard-screenshots.spec.ts`,
+// so the lists hold only this data (the suite's other specs share the server).
 interface Fixture {
   datastoreId: string
+  manualId: string
   agentId: string
   conversationId: string
 }
@@ -18,31 +22,15 @@ interface Fixture {
 let fixture: Fixture
 
 test.beforeAll(async ({ request }) => {
-  const store = await createDatastore(request, unique('Product documentation'))
-  await upsertText(request, store.id, [
-    { name: 'warranty.md', text: 'The Aurora kettle has a two-year warranty covering parts and labour. Keep your receipt.' },
-    { name: 'descaling.md', text: 'Descale the Aurora kettle every four weeks with white vinegar diluted in water.' },
-    { name: 'shipping.md', text: 'Orders ship within two working days. Delivery is free above 50 euros.' },
+  const data = await makeSupportData(request, { count: 12, datastoreName: 'Aurora appliances — customer support' })
+  const toasters = await createDatastore(request, 'Borealis toasters — service manuals')
+  await upsertText(request, toasters.id, [
+    { name: 'BT-4 crumb tray and cleaning', text: 'Slide the crumb tray out from the back of the Borealis BT-4 and empty it once a week.' },
+    { name: 'BT-4 error codes', text: 'A flashing orange light means the lever is stuck: unplug the toaster and let it cool.' },
   ])
-  const csv = makeFile('price-list.csv', 'product,price\nAurora kettle,79\nBorealis toaster,59\n')
-  const up = await request.post('/api/datasources', {
-    headers: auth,
-    multipart: { type: 'file', datastoreId: store.id, file: { name: 'price-list.csv', mimeType: 'text/csv', buffer: fs.readFileSync(csv) } },
-  })
-  expect(up.status()).toBe(201)
-  await waitUntilSynched(request, store.id, 4)
-  const agent = await createAgent(request, {
-    name: unique('Kettle support'),
-    description: 'Answers customers about the Aurora kettle',
-    visibility: 'public',
-    modelName: 'model_4',
-    temperature: 0.2,
-    datastoreIds: [store.id],
-  })
-  await fakeModel(request, { reply: 'The Aurora kettle has a **two-year warranty** covering parts and labour.\n\nKeep your receipt: you will need it for a claim.', delayMs: 1 })
-  const res = await request.post(`/api/agents/${agent.id}/query`, { headers: auth, data: { query: 'How long is the kettle warranty?' } })
-  expect(res.status()).toBe(200)
-  fixture = { datastoreId: store.id, agentId: agent.id, conversationId: (await res.json()).conversationId }
+  const hr = await createDatastore(request, 'Internal HR policies (staff only)')
+  await upsertText(request, hr.id, [{ name: 'Holiday requests', text: 'Request holidays at least two weeks ahead in the HR portal.' }])
+  fixture = { datastoreId: data.datastoreId, manualId: data.manualId, agentId: data.agentId, conversationId: data.conversationId }
 })
 
 test.afterAll(async ({ request }) => {
@@ -60,6 +48,7 @@ const pages: [string, (f: Fixture) => string][] = [
   ['conversations', f => `/agents/${f.agentId}/conversations?c=${f.conversationId}`],
   ['datastores', () => '/datastores'],
   ['datastore', f => `/datastores/${f.datastoreId}`],
+  ['datasource', f => `/datastores/${f.datastoreId}/datasources/${f.manualId}`],
   ['usage', () => '/usage'],
   ['api-keys', () => '/api-keys'],
 ]
@@ -105,13 +94,13 @@ test('every main page fits a 390 px phone screen without sideways scrolling', as
   await page.setViewportSize({ width: 390, height: 844 })
   await signIn(page)
   const all: [string, (f: Fixture) => string][] = [...pages, ['playground', f => `/playground?agent=${f.agentId}`], ['new agent', () => '/agents/new']]
+  await page.goto(`/datastores/${fixture.datastoreId}`)
+  await settle(page)
+  await page.screenshot({ path: `${SHOTS}/datastore-phone.png` })
   for (const [name, path] of all) {
     await page.goto(path(fixture))
     await settle(page)
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
     expect(overflow, `${name} is wider than the screen`).toBeLessThanOrEqual(0)
   }
-  await page.goto(`/datastores/${fixture.datastoreId}`)
-  await settle(page)
-  await page.screenshot({ path: `${SHOTS}/datastore-phone.png` })
 })

@@ -1,6 +1,8 @@
 import { ensureFirstAdmin, printFirstRunBanner } from '@/lib/auth/first-run'
 import { config } from '@/lib/config'
+import { logCapacity } from '@/lib/db/capacity'
 import { getDatabase, type Database } from '@/lib/db/client'
+import { modelsInForce } from '@/lib/agents/model-catalogue'
 import { logger } from '@/lib/logger'
 
 /**
@@ -18,6 +20,9 @@ export async function bootstrap(role: { web: boolean; worker: boolean }): Promis
     if (created) printFirstRunBanner(created, env.PORT)
   }
   logger.info('database ready', { database: db.kind, ms: Date.now() - started })
+  if (role.web) logModels()
+  // the embedded database near its measured ceiling: one warning line with the way to PostgreSQL
+  if (role.web) await logCapacity(db, Boolean(env.OPENAI_API_KEY))
   // only this process may use DATA_DIR: jobs leased by a previous process (killed mid-sync) are taken over now
   const { expireLeasesOfDeadWorkers } = await import('@/lib/ingest/lifecycle')
   const expired = await expireLeasesOfDeadWorkers()
@@ -27,4 +32,14 @@ export async function bootstrap(role: { web: boolean; worker: boolean }): Promis
     startWorker({ concurrency: env.WORKER_CONCURRENCY })
   }
   return db
+}
+
+/** The chat and embeddings endpoints and models in force (never keys); a warning when agents cannot answer. */
+function logModels(): void {
+  const { chat, embeddings } = modelsInForce()
+  logger.info('models', {
+    chat: chat.configured ? { endpoint: chat.endpoint, models: chat.models } : 'not configured',
+    embeddings: embeddings.configured ? { endpoint: embeddings.endpoint, model: embeddings.model, dimensions: embeddings.dimensions } : 'not configured: search is full-text only',
+  })
+  if (chat.problem) logger.warn(`agents cannot answer: ${chat.problem}`)
 }

@@ -1,18 +1,28 @@
-import { redirect } from 'next/navigation'
 import { getServerSession } from 'next-auth'
+import { modelsInForce } from '@/lib/agents/model-catalogue'
 import { authOptions } from '@/lib/auth/session'
 import { config } from '@/lib/config'
+import { databaseCapacity } from '@/lib/db/capacity'
+import { getDatabase } from '@/lib/db/client'
 import { AppShell } from '@/components/layout/app-shell'
 import { ServerLimitsProvider } from '@/components/layout/server-limits'
+import { ServerModelsProvider } from '@/components/layout/server-models'
+import { SignInRedirect } from '@/components/layout/sign-in-redirect'
 
 export const dynamic = 'force-dynamic'
 
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
   const session = await getServerSession(authOptions())
-  if (!session?.user) redirect('/login')
+  // the browser knows the page asked for (a deep link): it goes to sign in and comes back there
+  if (!session?.user) return <SignInRedirect />
+  const { chat, embeddings } = modelsInForce()
+  // the embedded database near the chunks it serves well (issue 12, lib/db/capacity.ts): said on every page
+  const capacity = await databaseCapacity(await getDatabase(), embeddings.configured).catch(() => null)
   return (
     <ServerLimitsProvider limits={{ maxFileMb: config().LIMIT_FILE_SIZE_MB }}>
-      <AppShell email={session.user.email ?? session.user.name ?? 'Signed in'}>{children}</AppShell>
+      <ServerModelsProvider models={{ chatConfigured: chat.configured, problem: chat.problem, modelIds: chat.models }}>
+        <AppShell email={session.user.email ?? session.user.name ?? 'Signed in'} notice={capacity?.level === 'ok' ? null : capacity?.message}>{children}</AppShell>
+      </ServerModelsProvider>
     </ServerLimitsProvider>
   )
 }

@@ -11,7 +11,7 @@ import { Button } from '@/components/ui/button'
 import { Skeleton } from '@/components/ui/skeleton'
 import { cn } from '@/lib/utils'
 import { DeleteAgentButton } from './delete-agent-button'
-import { modelLabel } from './types'
+import { ModelName } from './model-id-hint'
 import { useAgent } from './use-agents'
 
 /** The title, actions and section links of an agent's pages; renders its sections only once the agent is known. */
@@ -37,7 +37,9 @@ export function AgentFrame({ id, children }: { id: string; children: React.React
           {agent && (
             <div className="flex flex-wrap items-center gap-2">
               <VisibilityBadge visibility={agent.visibility} />
-              <Badge variant="outline">{modelLabel(agent.modelName)}</Badge>
+              <Badge variant="outline">
+                <ModelName modelName={agent.modelName} />
+              </Badge>
               <span className="text-sm text-muted-foreground">{countOf(agent.datastoreIds.length, 'datastore')}</span>
             </div>
           )}

@@ -11,7 +11,7 @@ import { VisibilityBadge } from '@/components/layout/visibility-badge'
 import { Button } from '@/components/ui/button'
 import { TableCell, TableRow } from '@/components/ui/table'
 import { DeleteAgentButton } from './delete-agent-button'
-import { modelLabel } from './types'
+import { ModelName } from './model-id-hint'
 import { useAgents } from './use-agents'
 
 export function NewAgentButton() {
@@ -61,7 +61,8 @@ export function AgentsTable() {
               </Link>
               {agent.description && <div className="line-clamp-2 text-xs text-muted-foreground">{agent.description}</div>}
             </TableCell>
-            <TableCell className="hidden text-muted-foreground sm:table-cell">{modelLabel(agent.modelName)}</TableCell>
+            <TableCell className="hidden text-muted-foreground sm:table-cell"><ModelName modelName={agent.modelName} />
+            </TableCell>
             <TableCell>
               <VisibilityBadge visibility={agent.visibility} />
             </TableCell>

@@ -25,7 +25,7 @@ export function ApiKeysView() {
         description={
           <>
             Keys let programs call the API on behalf of your organization: send one as{' '}
-            <code className="rounded bg-muted px-1 py-0.5 font-mono text-xs whitespace-nowrap">Authorization: Bearer &lt;key&gt;</code>.
+            <code className="rounded bg-muted px-1 py-0.5 font-mono text-xs whitespace-nowrap text-foreground">Authorization: Bearer &lt;key&gt;</code>.
           </>
         }
         action={<CreateApiKeyDialog />}

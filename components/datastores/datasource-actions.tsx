@@ -44,7 +44,7 @@ export function ResyncDatasourceButton({ datasource }: { datasource: Datasource 
   )
 }
 
-export function DeleteDatasourceButton({ datasource }: { datasource: Datasource }) {
+export function DeleteDatasourceButton({ datasource, onDeleted }: { datasource: Datasource; onDeleted?: () => void }) {
   const [open, setOpen] = React.useState(false)
   const refresh = useRefreshDatastore(datasource.datastoreId)
   const remove = useMutation({
@@ -52,6 +52,7 @@ export function DeleteDatasourceButton({ datasource }: { datasource: Datasource 
     onSuccess: () => {
       setOpen(false)
       toast.success(`Deleted “${datasource.name}”`)
+      onDeleted?.()
     },
     onError: error => toast.error('Could not delete the datasource', { description: errorMessage(error) }),
     onSettled: refresh,

@@ -7,7 +7,8 @@ const STYLES: Record<DatasourceStatus, string> = {
   pending: 'border-border bg-background text-foreground',
   running: 'border-sky-200 bg-sky-50 text-sky-800 dark:border-sky-900 dark:bg-sky-950 dark:text-sky-200',
   synched: 'border-emerald-200 bg-emerald-50 text-emerald-800 dark:border-emerald-900 dark:bg-emerald-950 dark:text-emerald-200',
-  error: 'border-destructive/30 bg-destructive/10 text-destructive',
+  // red-800 on red-50: 7:1 (the destructive colour on its own tint was 4:1, under WCAG's 4.5:1)
+  error: 'border-red-200 bg-red-50 text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200',
   usage_limit_reached: 'border-amber-200 bg-amber-50 text-amber-900 dark:border-amber-900 dark:bg-amber-950 dark:text-amber-100',
 }
 

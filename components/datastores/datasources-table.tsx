@@ -10,7 +10,9 @@ import { QueryTable } from '@/components/layout/query-table'
 import { Label } from '@/components/ui/label'
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select'
 import { HAS_CHILDREN } from '@/lib/domain/datasources'
+import { RetryFailedButton, SelectionBar } from './bulk-actions'
 import { DatasourceRow } from './datasource-row'
+import { SitePages } from './site-pages'
 import { getDatastore, listDatasources } from './datastores-api'
 import {
   ACTIVE_STATUSES,
@@ -66,6 +68,22 @@ function FilterSelect<T extends string>({
   )
 }
 
+/** Which datasources are selected, by id. */
+function useSelection() {
+  const [ids, setIds] = React.useState<Set<string>>(() => new Set())
+  const has = React.useCallback((id: string) => ids.has(id), [ids])
+  const set = React.useCallback((id: string, selected: boolean) => {
+    setIds(prev => {
+      const next = new Set(prev)
+      if (selected) next.add(id)
+      else next.delete(id)
+      return next
+    })
+  }, [])
+  const clear = React.useCallback(() => setIds(new Set()), [])
+  return { ids, has, set, clear }
+}
+
 /**
  * A datastore's datasources, newest first, filtered by status and type. While any listed datasource is pending or
  * running, the table asks again every LIVE_REFRESH_MS and stops once none is.
@@ -80,10 +98,17 @@ export function DatasourcesTable({ datastoreId }: { datastoreId: string }) {
   const query = useInfiniteQuery({
     queryKey: [...datasourcesQueryKey(datastoreId), { status, type }],
     initialPageParam: null as string | null,
+    // unfiltered, a site's pages are listed under it (SitePages); filtered, every match is listed
     queryFn: ({ pageParam, signal }) =>
       listDatasources(
         datastoreId,
-        { limit: PAGE_SIZE, status: status === ALL ? undefined : status, type: type === ALL ? undefined : type, cursor: pageParam },
+        {
+          limit: PAGE_SIZE,
+          status: status === ALL ? undefined : status,
+          type: type === ALL ? undefined : type,
+          cursor: pageParam,
+          topLevel: status === ALL && type === ALL ? true : undefined,
+        },
         signal,
       ),
     getNextPageParam: last => last.nextCursor,
@@ -111,6 +136,15 @@ export function DatasourcesTable({ datastoreId }: { datastoreId: string }) {
   }, [active, datastoreId, queryClient])
 
   const filtered = status !== ALL || type !== ALL
+  const selection = useSelection()
+  const [openSites, setOpenSites] = React.useState<Set<string>>(() => new Set())
+  const toggleSite = (id: string, open: boolean) =>
+    setOpenSites(prev => {
+      const next = new Set(prev)
+      if (open) next.add(id)
+      else next.delete(id)
+      return next
+    })
 
   return (
     <section aria-labelledby="datasources-heading" className="grid gap-3">
@@ -128,6 +162,7 @@ export function DatasourcesTable({ datastoreId }: { datastoreId: string }) {
           )}
         </div>
         <div className="flex flex-wrap items-center gap-3">
+          <RetryFailedButton datastoreId={datastoreId} changedAt={query.dataUpdatedAt} />
           <FilterSelect
             id="datasource-status-filter"
             label="Status"
@@ -145,6 +180,7 @@ export function DatasourcesTable({ datastoreId }: { datastoreId: string }) {
         </div>
       </div>
 
+      <SelectionBar datastoreId={datastoreId} selected={[...selection.ids]} onClear={selection.clear} />
       <QueryTable
         label="Datasources"
         query={query}
@@ -156,23 +192,31 @@ export function DatasourcesTable({ datastoreId }: { datastoreId: string }) {
               : 'Drop files above, add a web page or a whole site, or paste text. Each becomes a datasource that syncs into searchable chunks.'}
           </EmptyState>
         }
+        tableClassName="table-fixed sm:table-auto"
         columns={[
-          { label: 'Name', className: 'pl-4' },
+          { label: 'Select', className: 'w-9 pl-3', srOnly: true },
+          { label: 'Name', className: 'pl-2' },
           { label: 'Type', className: 'hidden md:table-cell' },
-          { label: 'Status' },
+          { label: 'Status', className: 'w-[6.5rem] sm:w-auto' },
           { label: 'Chunks', className: 'hidden text-right sm:table-cell' },
           { label: 'Tokens', className: 'hidden text-right lg:table-cell' },
           { label: 'Last sync', className: 'hidden lg:table-cell' },
-          { label: 'Actions', className: 'pr-3 text-right', srOnly: true },
+          { label: 'Actions', className: 'w-[4.75rem] pr-3 text-right sm:w-auto', srOnly: true },
         ]}
       >
         {items.map(ds => (
-          <DatasourceRow
-            key={ds.id}
-            ds={ds}
-            siteName={ds.groupId ? (siteNames.get(ds.groupId) ?? 'a web site') : undefined}
-            inheritedRefresh={store.data?.refreshInterval ?? 'off'}
-          />
+          <React.Fragment key={ds.id}>
+            <DatasourceRow
+              ds={ds}
+              siteName={ds.groupId ? (siteNames.get(ds.groupId) ?? 'a web site') : undefined}
+              inheritedRefresh={store.data?.refreshInterval ?? 'off'}
+              selected={selection.has(ds.id)}
+              onSelect={v => selection.set(ds.id, v)}
+              open={openSites.has(ds.id)}
+              onOpenChange={open => toggleSite(ds.id, open)}
+            />
+            {openSites.has(ds.id) && <SitePages site={ds} isSelected={selection.has} onSelect={selection.set} />}
+          </React.Fragment>
         ))}
       </QueryTable>
       {query.hasNextPage && (

@@ -1,5 +1,6 @@
 // The datastores area's calls to the API (spec §4.5-4.7): the only module of components/datastores that knows a URL.
 import { apiFetch, apiUpload } from '@/components/api-client'
+import type { ChunkPage, ExtractedText } from '@/lib/domain/datastores'
 import type { SearchLanguage } from '@/lib/domain/languages'
 import type { RefreshInterval } from '@/lib/domain/refresh'
 import type { Datasource, DatasourcePage, DatasourceStatus, DatasourceType, Datastore, Fragment, QueryFilters } from './types'
@@ -44,6 +45,10 @@ export interface DatasourceListParams {
   type?: DatasourceType
   /** The previous page's nextCursor. */
   cursor?: string | null
+  /** Only datasources of no site (a site's pages are listed with groupId). */
+  topLevel?: boolean
+  /** The pages of this web site. */
+  groupId?: string
 }
 
 /** One page of a datastore's datasources, newest first. */
@@ -57,6 +62,8 @@ export interface DatastoreQuery {
   query: string
   topK?: number
   filters?: QueryFilters
+  /** Fragments scoring below it are left out (issue 13). */
+  minScore?: number
 }
 
 /** The fragments an agent reading the datastore would retrieve for `body.query`, best first. */
@@ -110,12 +117,12 @@ export function upsertDocuments(datastoreId: string, documents: TextDocument[]):
   return apiFetch(`/api/datastores/upsert/${encodeURIComponent(datastoreId)}`, { method: 'POST', json: { documents } })
 }
 
-/** Uploads one file as a new datasource (multipart/form-data); `onProgress` gets 0..1 as the bytes go out. */
+/** Uploads one file as a new datasource (answered with `duplicate: true` and the datasource holding the same file, if one does) (multipart/form-data); `onProgress` gets 0..1 as the bytes go out. */
 export function uploadFile(
   datastoreId: string,
   file: File,
   options: { onProgress?: (fraction: number) => void; signal?: AbortSignal } = {},
-): Promise<Datasource> {
+): Promise<Datasource & { duplicate?: true }> {
   const form = new FormData()
   form.append('type', 'file')
   form.append('datastoreId', datastoreId)
@@ -131,4 +138,33 @@ export function synchDatasource(id: string): Promise<Datasource> {
 
 export function deleteDatasource(id: string): Promise<Datasource> {
   return apiFetch(datasourcePath(id), { method: 'DELETE' })
+}
+
+export function getDatasource(id: string, signal?: AbortSignal): Promise<Datasource> {
+  return apiFetch(datasourcePath(id), { signal })
+}
+
+/** A datasource's chunks in order, a page at a time (`after`: the previous page's nextAfter). */
+export function listChunks(id: string, params: { limit?: number; after?: number | null } = {}, signal?: AbortSignal): Promise<ChunkPage> {
+  const search = new URLSearchParams({ limit: String(params.limit ?? 50) })
+  if (params.after !== undefined && params.after !== null) search.set('after', String(params.after))
+  return apiFetch(`${datasourcePath(id)}/chunks?${search}`, { signal })
+}
+
+/** The text extracted from a datasource's stored original (null for a web page: its chunks show it). */
+export function getExtractedText(id: string, signal?: AbortSignal): Promise<ExtractedText> {
+  return apiFetch(`${datasourcePath(id)}/text`, { signal })
+}
+
+/** Where the browser downloads a datasource's original (the session cookie authorizes it). */
+export function originalDownloadUrl(id: string): string {
+  return `${datasourcePath(id)}/original`
+}
+
+/** Re-syncs or deletes the selected datasources, or all of the datastore's in a status ("retry all failed"). */
+export function bulkDatasources(
+  datastoreId: string,
+  body: { action: 'synch' | 'delete'; ids?: string[]; status?: DatasourceStatus[] },
+): Promise<{ action: string; ids: string[] }> {
+  return apiFetch(`${datastorePath(datastoreId)}/datasources/bulk`, { method: 'POST', json: body })
 }

@@ -3,27 +3,16 @@
 import * as React from 'react'
 import { useDropzone, type FileRejection } from 'react-dropzone'
 import { useQueryClient } from '@tanstack/react-query'
-import { CircleAlert, CircleCheck, FileUp, Loader2, Upload, X } from 'lucide-react'
+import { Upload, X } from 'lucide-react'
 import { toast } from 'sonner'
 import { errorMessage } from '@/components/api-client'
 import { Button, buttonVariants } from '@/components/ui/button'
 import { useServerLimits } from '@/components/layout/server-limits'
-import { Progress } from '@/components/ui/progress'
 import { cn } from '@/lib/utils'
 import { uploadFile } from './datastores-api'
 import { datasourcesQueryKey } from './types'
-import { ACCEPTED_FILES, ACCEPTED_LABEL, bytesOfMb, formatBytes } from './upload-files'
-
-type UploadState = 'queued' | 'uploading' | 'done' | 'failed' | 'refused'
-
-interface UploadItem {
-  key: string
-  name: string
-  size: number
-  state: UploadState
-  progress: number
-  message?: string
-}
+import { ACCEPTED_FILES, ACCEPTED_LABEL, bytesOfMb } from './upload-files'
+import { UploadList, type UploadItem } from './upload-list'
 
 /** How many files go up at once; the rest wait their turn. */
 const PARALLEL_UPLOADS = 3
@@ -35,21 +24,6 @@ function refusalReason(rejection: FileRejection, maxFileMb: number): string {
   if (codes.includes('file-invalid-type')) return `Not an accepted type. Accepted: ${ACCEPTED_LABEL}.`
   if (codes.includes('file-too-large')) return `Larger than ${maxFileMb} MB.`
   return rejection.errors.map(e => e.message).join('; ')
-}
-
-function ItemIcon({ state }: { state: UploadState }) {
-  if (state === 'done') return <CircleCheck className="size-4 text-emerald-600" aria-hidden />
-  if (state === 'failed' || state === 'refused') return <CircleAlert className="size-4 text-destructive" aria-hidden />
-  if (state === 'uploading') return <Loader2 className="size-4 animate-spin text-muted-foreground" aria-hidden />
-  return <FileUp className="size-4 text-muted-foreground" aria-hidden />
-}
-
-const STATE_TEXT: Record<UploadState, string> = {
-  queued: 'Waiting',
-  uploading: 'Uploading',
-  done: 'Uploaded, syncing',
-  failed: 'Failed',
-  refused: 'Refused',
 }
 
 /**
@@ -79,8 +53,8 @@ export function FileDropzone({ datastoreId }: { datastoreId: string }) {
         running.current += 1
         update(key, { state: 'uploading' })
         void uploadFile(datastoreId, file, { onProgress: p => update(key, { progress: p }) })
-          .then(() => {
-            update(key, { state: 'done', progress: 1 })
+          .then(({ duplicate, ...datasource }) => {
+            update(key, { state: 'done', progress: 1, datasource, duplicate: !!duplicate })
             void queryClient.invalidateQueries({ queryKey: datasourcesQueryKey(datastoreId) })
           })
           .catch(error => update(key, { state: 'failed', message: errorMessage(error) }))
@@ -125,15 +99,20 @@ export function FileDropzone({ datastoreId }: { datastoreId: string }) {
     noClick: false,
   })
 
+  const prompt = isDragReject ? 'Some of these files are not accepted' : isDragActive ? 'Drop the files to upload them' : 'Drop files here, or click to choose'
   const finished = items.filter(i => i.state === 'done' || i.state === 'failed' || i.state === 'refused').length
   const uploading = items.some(i => i.state === 'uploading' || i.state === 'queued')
 
   return (
     <div className="grid gap-3">
+      <div>
+      {/* outside the zone: a file input inside a role=button is a nested interactive control */}
+      <input {...getInputProps({ 'aria-label': 'Choose files to upload' })} data-testid="dropzone-input" />
       <div
         {...getRootProps({
           role: 'button',
-          'aria-label': 'Upload files: drop them here, or press Enter to choose them',
+          // the name is the visible text (WCAG 2.5.3), the accepted types its description
+          'aria-label': prompt,
           'aria-describedby': 'dropzone-accepted',
         })}
         data-testid="dropzone"
@@ -144,13 +123,10 @@ export function FileDropzone({ datastoreId }: { datastoreId: string }) {
           isDragReject && 'border-destructive bg-destructive/5',
         )}
       >
-        <input {...getInputProps()} data-testid="dropzone-input" />
         <span className="flex size-10 items-center justify-center rounded-full bg-muted">
           <Upload className="size-5 text-muted-foreground" aria-hidden />
         </span>
-        <p className="text-sm font-medium">
-          {isDragReject ? 'Some of these files are not accepted' : isDragActive ? 'Drop the files to upload them' : 'Drop files here, or click to choose'}
-        </p>
+        <p className="text-sm font-medium">{prompt}</p>
         <p id="dropzone-accepted" className="max-w-md text-xs text-muted-foreground">
           {ACCEPTED_LABEL}. Up to {maxFileMb} MB each; many at once.
         </p>
@@ -158,6 +134,7 @@ export function FileDropzone({ datastoreId }: { datastoreId: string }) {
         <span aria-hidden className={cn(buttonVariants({ variant: 'outline', size: 'sm' }), 'mt-1')}>
           Choose files
         </span>
+      </div>
       </div>
 
       {items.length > 0 && (
@@ -178,31 +155,7 @@ export function FileDropzone({ datastoreId }: { datastoreId: string }) {
               </Button>
             )}
           </div>
-          <ul className="grid gap-2" aria-label="Uploads">
-            {items.map(item => (
-              <li key={item.key} data-testid="upload-item" data-state={item.state} className="rounded-lg border px-3 py-2">
-                <div className="flex items-center gap-2">
-                  <ItemIcon state={item.state} />
-                  <span className="min-w-0 flex-1 truncate text-sm font-medium" title={item.name}>
-                    {item.name}
-                  </span>
-                  <span className="shrink-0 text-xs text-muted-foreground tabular-nums">{formatBytes(item.size)}</span>
-                  <span
-                    className={cn(
-                      'shrink-0 text-xs',
-                      item.state === 'failed' || item.state === 'refused' ? 'text-destructive' : 'text-muted-foreground',
-                    )}
-                  >
-                    {item.state === 'uploading' ? `${Math.round(item.progress * 100)}%` : STATE_TEXT[item.state]}
-                  </span>
-                </div>
-                {(item.state === 'uploading' || item.state === 'queued') && (
-                  <Progress value={item.progress * 100} className="mt-2 h-1.5" aria-label={`Upload of ${item.name}`} />
-                )}
-                {item.message && <p className="mt-1 text-xs text-destructive">{item.message}</p>}
-              </li>
-            ))}
-          </ul>
+          <UploadList items={items} />
         </div>
       )}
     </div>

@@ -10,6 +10,7 @@ import { Separator } from '@/components/ui/separator'
 import { Sheet, SheetContent, SheetDescription, SheetTitle, SheetTrigger } from '@/components/ui/sheet'
 import { cn } from '@/lib/utils'
 import { NAV_ITEMS } from './nav-items'
+import { NoModelBanner, ServerNotice } from './no-model-banner'
 
 function Brand() {
   return (
@@ -79,11 +80,17 @@ function UserFooter({ email }: { email: string }) {
 }
 
 /** The signed-in frame: a sidebar on wide screens, a top bar with a drawer on phones. */
-export function AppShell({ email, children }: { email: string; children: React.ReactNode }) {
+export function AppShell({ email, notice, children }: { email: string; notice?: string | null; children: React.ReactNode }) {
   const [open, setOpen] = React.useState(false)
 
   return (
     <div className="flex min-h-dvh">
+      <a
+        href="#main-content"
+        className="sr-only z-50 rounded-md bg-background px-3 py-2 text-sm font-medium shadow focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:ring-[3px] focus:ring-ring/50"
+      >
+        Skip to content
+      </a>
       <aside className="sticky top-0 hidden h-dvh w-60 shrink-0 flex-col gap-4 border-r bg-sidebar p-3 md:flex">
         <div className="px-1 pt-1">
           <Brand />
@@ -118,7 +125,11 @@ export function AppShell({ email, children }: { email: string; children: React.R
           </Sheet>
           <Brand />
         </header>
-        <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 sm:px-6 md:py-8 lg:px-8">{children}</main>
+        <NoModelBanner />
+        <ServerNotice message={notice} />
+        <main id="main-content" tabIndex={-1} className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 outline-none sm:px-6 md:py-8 lg:px-8">
+          {children}
+        </main>
       </div>
     </div>
   )

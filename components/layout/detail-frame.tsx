@@ -55,7 +55,8 @@ export function DetailFrame({
 /** The page's title, or its placeholder while the resource loads. */
 export function DetailTitle({ title, skeletonClassName }: { title: string | undefined; skeletonClassName: string }) {
   return title !== undefined ? (
-    <h1 className="text-2xl font-semibold tracking-tight break-words">{title}</h1>
+    // anywhere: a file name without spaces wraps too, and never widens a grid it sits in (a 390 px phone)
+    <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere]">{title}</h1>
   ) : (
     <Skeleton className={skeletonClassName} />
   )

@@ -1,4 +1,4 @@
-import { Bot, ChartColumn, Database, KeyRound, MessagesSquare, Webhook, type LucideIcon } from 'lucide-react'
+import { Bot, ChartColumn, Database, Inbox, KeyRound, MessagesSquare, SearchX, Webhook, type LucideIcon } from 'lucide-react'
 
 export interface NavItem {
   href: string
@@ -10,6 +10,8 @@ export const NAV_ITEMS: NavItem[] = [
   { href: '/agents', label: 'Agents', icon: Bot },
   { href: '/datastores', label: 'Datastores', icon: Database },
   { href: '/playground', label: 'Playground', icon: MessagesSquare },
+  { href: '/conversations', label: 'Conversations', icon: Inbox },
+  { href: '/gaps', label: 'Knowledge gaps', icon: SearchX },
   { href: '/api-keys', label: 'API keys', icon: KeyRound },
   { href: '/webhooks', label: 'Webhooks', icon: Webhook },
   { href: '/usage', label: 'Usage', icon: ChartColumn },

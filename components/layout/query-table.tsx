@@ -21,6 +21,7 @@ export function QueryTable({
   isEmpty,
   empty,
   columns,
+  tableClassName,
   children,
 }: {
   label: string
@@ -28,13 +29,15 @@ export function QueryTable({
   isEmpty: boolean
   empty: React.ReactNode
   columns: TableColumn[]
+  /** e.g. "table-fixed" so long names wrap instead of widening the table on a phone. */
+  tableClassName?: string
   children: React.ReactNode
 }) {
   if (loadFailed(query)) return <LoadError query={query} />
   if (isEmpty) return empty
   return (
     <div className="rounded-xl border">
-      <Table aria-label={label} aria-busy={query.isPending}>
+      <Table aria-label={label} aria-busy={query.isPending} className={tableClassName}>
         <TableHeader>
           <TableRow className="hover:bg-transparent">
             {columns.map(c => (

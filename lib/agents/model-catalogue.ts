@@ -58,3 +58,41 @@ export function chatModel(modelName: AgentModelName): ChatModel {
   const provider = createOpenAI({ apiKey: env.OPENAI_API_KEY, baseURL: env.OPENAI_BASE_URL })
   return { id, model: provider.chat(id) }
 }
+
+/** What the service calls, as the start log, /api/health and the dashboard tell it: endpoints and model ids, never keys. */
+export interface ModelsInForce {
+  chat: { configured: boolean; endpoint: string | null; models: Record<AgentModelName, string> | null; problem: string | null }
+  embeddings: { configured: boolean; endpoint: string | null; model: string | null; dimensions: number | null }
+}
+
+const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1'
+
+/** The endpoint's URL without credentials, query or fragment (a key some servers take there stays out of logs). */
+export function publicEndpoint(url: string | undefined): string {
+  if (!url) return OPENAI_DEFAULT_BASE_URL
+  try {
+    const u = new URL(url)
+    return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}`
+  } catch {
+    return '(OPENAI_BASE_URL is not a valid URL)'
+  }
+}
+
+export function modelsInForce(): ModelsInForce {
+  const env = config()
+  const configured = !!env.OPENAI_API_KEY
+  const endpoint = configured ? publicEndpoint(env.OPENAI_BASE_URL) : null
+  let models: Record<AgentModelName, string> | null = null
+  let problem: string | null = configured ? null : 'No chat model is configured: set OPENAI_API_KEY (and OPENAI_BASE_URL for an OpenAI-compatible server)'
+  try {
+    models = modelCatalogue()
+  } catch (error) {
+    problem = error instanceof Error ? error.message : String(error)
+  }
+  return {
+    chat: { configured: configured && models !== null, endpoint, models, problem },
+    embeddings: configured
+      ? { configured: true, endpoint, model: env.EMBEDDINGS_MODEL, dimensions: env.EMBEDDINGS_DIMENSIONS }
+      : { configured: false, endpoint: null, model: null, dimensions: null },
+  }
+}

@@ -1,6 +1,6 @@
 import type { TenantContext } from '@/lib/domain/tenant'
 import type { DatasourcePage } from '@/lib/domain/datastores'
-import type { DatasourceStatus, DatasourceType } from '@/lib/domain/datasources'
+import { HAS_CHILDREN, type DatasourceStatus, type DatasourceType } from '@/lib/domain/datasources'
 import { getPrisma } from '@/lib/db/client'
 import type { Prisma } from '@/lib/generated/prisma/client'
 import { IdParam } from '@/lib/http/body'
@@ -20,7 +20,27 @@ export async function findDatasource(ctx: TenantContext, id: string) {
 }
 
 export async function getDatasource(ctx: TenantContext, id: string): Promise<DatasourceResource> {
-  return toDatasourceResource(await findDatasource(ctx, id))
+  const [resource] = await withGroupTotals([toDatasourceResource(await findDatasource(ctx, id))])
+  return resource
+}
+
+/** A group's (a web site's) chunks and tokens are its children's: summed here, with how many children it has. */
+async function withGroupTotals(items: DatasourceResource[]): Promise<DatasourceResource[]> {
+  const groupIds = items.filter(d => HAS_CHILDREN[d.type]).map(d => d.id)
+  if (groupIds.length === 0) return items
+  const prisma = await getPrisma()
+  const sums = await prisma.datasource.groupBy({
+    by: ['groupId'],
+    where: { groupId: { in: groupIds } },
+    _count: { _all: true },
+    _sum: { nbChunks: true, nbTokens: true },
+  })
+  const byGroup = new Map(sums.map(g => [g.groupId, g]))
+  return items.map(d => {
+    if (!HAS_CHILDREN[d.type]) return d
+    const g = byGroup.get(d.id)
+    return { ...d, nbChunks: g?._sum.nbChunks ?? 0, nbTokens: g?._sum.nbTokens ?? 0, nbChildren: g?._count._all ?? 0 }
+  })
 }
 
 /** Removes the datasource, its chunks, the pages of a web site (cascades) and their stored originals. */
@@ -46,6 +66,8 @@ export interface DatasourceListQuery {
   status?: DatasourceStatus[]
   type?: DatasourceType[]
   groupId?: string
+  /** Only datasources of no group: a site's pages are then listed under it (groupId). */
+  topLevel?: boolean
   limit: number
   cursor?: string
 }
@@ -78,7 +100,7 @@ export async function listDatasources(ctx: TenantContext, datastoreId: string, q
     datastoreId: store.id,
     ...(query.status?.length ? { status: { in: query.status } } : {}),
     ...(query.type?.length ? { type: { in: query.type } } : {}),
-    ...(query.groupId ? { groupId: query.groupId } : {}),
+    ...(query.groupId ? { groupId: query.groupId } : query.topLevel ? { groupId: null } : {}),
   }
   const after = query.cursor ? decodeCursor(query.cursor) : null
   const pageWhere: Prisma.DatasourceWhereInput = after
@@ -90,7 +112,7 @@ export async function listDatasources(ctx: TenantContext, datastoreId: string, q
   ])
   const page = rows.slice(0, query.limit)
   return {
-    items: page.map(toDatasourceResource),
+    items: await withGroupTotals(page.map(toDatasourceResource)),
     nextCursor: rows.length > query.limit ? encodeCursor(page[page.length - 1]) : null,
     total,
   }

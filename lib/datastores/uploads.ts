@@ -5,7 +5,9 @@ import { getPrisma } from '@/lib/db/client'
 import { IdParam } from '@/lib/http/body'
 import { InvalidRequest, PayloadTooLarge, UnsupportedMediaType } from '@/lib/http/errors'
 import { toDatasourceResource, type DatasourceResource } from './datasource-resource'
+import { getDatasource } from './datasources'
 import { findDatastore } from './datastores'
+import { findHolders, sha256Hex } from './duplicates'
 import { ACCEPTED_FILE_TYPES, resolveFileType, type AcceptedFileType } from '@/lib/domain/file-types'
 import { newId } from './ids'
 import { fileKind } from '@/lib/ingest/kinds/file'
@@ -86,20 +88,37 @@ export async function readFileUpload(ctx: TenantContext, readForm: (maxBytes: nu
   return { file, fileName, mimeType, customId: textPart(body, 'custom_id') ?? null, datastoreId }
 }
 
-/** Stores the original and creates a `file` datasource, queued. A corrupt or empty file ends in `error` later. */
-export async function createFileDatasource(ctx: TenantContext, datastoreId: string, upload: FileUpload): Promise<DatasourceResource> {
+/** A created datasource, or the one that already holds the same content (then nothing is stored or indexed). */
+export type UploadOutcome = { datasource: DatasourceResource; duplicate: false } | { datasource: DatasourceResource & { duplicate: true }; duplicate: true }
+
+/**
+ * Stores the original and creates a `file` datasource, queued. A corrupt or empty file ends in `error` later. A file
+ * whose bytes a datasource of this datastore already holds is answered with that datasource, unless allowDuplicates.
+ */
+export async function createFileDatasource(
+  ctx: TenantContext,
+  datastoreId: string,
+  upload: FileUpload,
+  { allowDuplicates = false } = {},
+): Promise<UploadOutcome> {
   const store = await findDatastore(ctx, datastoreId)
+  const bytes = new Uint8Array(await upload.file.arrayBuffer())
+  const sha256 = sha256Hex(bytes)
+  if (!allowDuplicates) {
+    const holder = (await findHolders(store.id, [sha256])).get(sha256)
+    if (holder) return { datasource: { ...(await getDatasource(ctx, holder.id)), duplicate: true }, duplicate: true }
+  }
   const id = newId()
   const blobs = await getBlobStore()
-  await blobs.put(originalKey(id), new Uint8Array(await upload.file.arrayBuffer()), upload.mimeType)
+  await blobs.put(originalKey(id), bytes, upload.mimeType)
   const ds = await createQueuedDatasource({
     id,
     organizationId: ctx.organizationId,
     datastoreId: store.id,
     type: fileKind.type,
     name: upload.fileName,
-    config: { fileName: upload.fileName, mimeType: upload.mimeType, size: upload.file.size },
+    config: { fileName: upload.fileName, mimeType: upload.mimeType, size: upload.file.size, sha256 },
     customId: upload.customId,
   })
-  return toDatasourceResource(ds)
+  return { datasource: toDatasourceResource(ds), duplicate: false }
 }

@@ -9,6 +9,7 @@ import { textKind } from '@/lib/ingest/kinds/text'
 import { createQueuedDatasources, enqueueDatasources } from '@/lib/ingest/lifecycle'
 import { forEachBounded } from './bounded'
 import { findDatastore } from './datastores'
+import { findHolders, sha256Hex } from './duplicates'
 import { newId } from './ids'
 import { MAX_UPSERT_DOCUMENTS, UpsertBody, UpsertEnvelope, type UpsertDocument } from './schemas'
 
@@ -54,49 +55,89 @@ export function parseUpsertBody(body: unknown): UpsertDocument[] {
   return validate(UpsertBody, body).documents
 }
 
+/** The answer of an upsert: ids in document order; the documents whose text the datastore already held (not indexed again). */
+export interface UpsertResult {
+  ids: string[]
+  duplicates?: { index: number; datasourceId: string; name: string }[]
+}
+
 /**
  * Each document becomes a `text` datasource (its original stored, then queued); a document with the `id` of an
- * existing text datasource of this datastore replaces that one's content instead. Answers the ids in document order.
+ * existing text datasource of this datastore replaces that one's content instead. A new document whose text a
+ * datasource of this datastore (or an earlier document of the request) already holds gets that one's id and is not
+ * indexed again, unless allowDuplicates. Answers the ids in document order.
  */
-export async function upsertDocuments(ctx: TenantContext, datastoreId: string, documents: UpsertDocument[]): Promise<{ ids: string[] }> {
+export async function upsertDocuments(
+  ctx: TenantContext,
+  datastoreId: string,
+  documents: UpsertDocument[],
+  { allowDuplicates = false } = {},
+): Promise<UpsertResult> {
   const store = await findDatastore(ctx, datastoreId)
   await checkReplacements(ctx, store.id, documents)
+  const hashes = documents.map(d => sha256Hex(d.text))
   const ids = documents.map(d => d.id ?? newId())
+  const duplicates = allowDuplicates ? [] : await duplicatesOf(store.id, documents, hashes, ids)
+  const skipped = new Set(duplicates.map(d => d.index))
   // Originals first: a datasource is queued only once its content can be read
   const blobs = await getBlobStore()
   const encoder = new TextEncoder()
-  await forEachBounded(documents, PARALLEL_BLOB_WRITES, (doc, i) => blobs.put(originalKey(ids[i]), encoder.encode(doc.text), TEXT_CONTENT_TYPE))
+  const stored = documents.flatMap((doc, i) => (skipped.has(i) ? [] : [i]))
+  await forEachBounded(stored, PARALLEL_BLOB_WRITES, i => blobs.put(originalKey(ids[i]), encoder.encode(documents[i].text), TEXT_CONTENT_TYPE))
 
   await createQueuedDatasources(
-    documents.flatMap((doc, i) =>
-      doc.id
-        ? []
-        : [{
-            id: ids[i],
-            organizationId: ctx.organizationId,
-            datastoreId: store.id,
-            type: textKind.type,
-            name: nameOfDocument(doc),
-            config: {},
-            metadata: (doc.metadata ?? undefined) as Prisma.InputJsonValue | undefined,
-            customId: customIdOf(doc.metadata),
-          }],
-    ),
+    stored.flatMap(i => {
+      const doc = documents[i]
+      if (doc.id) return []
+      return [{
+        id: ids[i],
+        organizationId: ctx.organizationId,
+        datastoreId: store.id,
+        type: textKind.type,
+        name: nameOfDocument(doc),
+        config: { sha256: hashes[i] },
+        metadata: (doc.metadata ?? undefined) as Prisma.InputJsonValue | undefined,
+        customId: customIdOf(doc.metadata),
+      }]
+    }),
   )
+  await replaceDocuments(ctx, documents, hashes)
+  return duplicates.length > 0 ? { ids, duplicates } : { ids }
+}
+
+/** New documents (no `id`) whose text is held already: their ids become the holders' (in `ids`). */
+async function duplicatesOf(datastoreId: string, documents: UpsertDocument[], hashes: string[], ids: string[]) {
+  const holders = await findHolders(datastoreId, hashes)
+  const duplicates: NonNullable<UpsertResult['duplicates']> = []
+  documents.forEach((doc, i) => {
+    if (doc.id) return
+    const holder = holders.get(hashes[i])
+    if (holder) {
+      ids[i] = holder.id
+      duplicates.push({ index: i, datasourceId: holder.id, name: holder.name })
+    } else {
+      holders.set(hashes[i], { id: ids[i], name: nameOfDocument(doc) })
+    }
+  })
+  return duplicates
+}
+
+/** Documents with an `id`: their datasource takes the new name, metadata and text, and is queued again. */
+async function replaceDocuments(ctx: TenantContext, documents: UpsertDocument[], hashes: string[]): Promise<void> {
   const prisma = await getPrisma()
-  for (const doc of documents) {
+  for (const [i, doc] of documents.entries()) {
     if (!doc.id) continue
     await prisma.datasource.updateMany({
       where: { id: doc.id, organizationId: ctx.organizationId },
       data: {
         name: nameOfDocument(doc),
+        config: { sha256: hashes[i] },
         metadata: doc.metadata ? (doc.metadata as Prisma.InputJsonValue) : Prisma.DbNull,
         customId: customIdOf(doc.metadata),
       },
     })
   }
   await enqueueDatasources(documents.flatMap(d => (d.id ? [d.id] : [])))
-  return { ids }
 }
 
 /** Documents with an `id` name distinct datasources of this datastore that upserts may replace, else 400/404 naming the document. */

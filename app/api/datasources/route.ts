@@ -1,5 +1,6 @@
 import { authenticate } from '@/lib/auth/tenant'
 import { JsonDatasourceBody } from '@/lib/datastores/schemas'
+import { allowsDuplicates } from '@/lib/datastores/duplicates'
 import { createFileDatasource, readFileUpload } from '@/lib/datastores/uploads'
 import { createJsonDatasource } from '@/lib/datastores/create-datasource'
 import { parseJson, parseMultipart } from '@/lib/http/body'
@@ -13,7 +14,9 @@ export const { GET, POST, PUT, PATCH, DELETE } = routes({
     const type = req.headers.get('content-type')?.split(';')[0].trim().toLowerCase() ?? null
     if (type === 'multipart/form-data') {
       const upload = await readFileUpload(ctx, max => parseMultipart(req, max), 'datasource')
-      return Response.json(await createFileDatasource(ctx, upload.datastoreId!, upload), { status: 201 })
+      // a duplicate: 200 with the datasource that holds the same content (README "Duplicates")
+      const created = await createFileDatasource(ctx, upload.datastoreId!, upload, { allowDuplicates: allowsDuplicates(req.url) })
+      return Response.json(created.datasource, { status: created.duplicate ? 200 : 201 })
     }
     if (type === 'application/json') {
       const body = await parseJson(req, JsonDatasourceBody)

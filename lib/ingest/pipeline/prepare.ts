@@ -87,7 +87,17 @@ export async function prepareDocument(job: Datasource, kind: DocumentKind, worke
     const ended = await settle.usageLimitReached(job.id, workerId, usageLimitMessage(tokens, projected, limit))
     return { done: ended ? 'usage_limit_reached' : 'lease_lost' }
   }
-  // a page a site found is named by its title
-  const name = job.groupId && title ? title.slice(0, 300) : null
+  // a page a site found is named by its title, and so is a page added alone without a name (named by its URL until now)
+  const name = title && (job.groupId || namedByDefault(job, kind)) ? title.slice(0, 300) : null
   return { write: { job, limit, content: { chunks, embeddings: null, textSize: textSizeOf(sections), contentHash: hash, name } }, validators }
+}
+
+/** Whether the datasource still has the name its kind gives one created without a name (a web page: its URL). */
+function namedByDefault(job: Datasource, kind: DocumentKind): boolean {
+  if (kind.creation.via !== 'json') return false
+  try {
+    return job.name === kind.creation.json.defaultName(job.config)
+  } catch {
+    return false
+  }
 }

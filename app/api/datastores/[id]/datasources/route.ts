@@ -1,6 +1,6 @@
 import { authenticate } from '@/lib/auth/tenant'
 import { listDatasources } from '@/lib/datastores/datasources'
-import { DatasourceListParams } from '@/lib/datastores/schemas'
+import { DatasourceListQuery } from '@/lib/datastores/content-schemas'
 import { parseId, parseSearchParams } from '@/lib/http/body'
 import { routes } from '@/lib/http/route'
 
@@ -8,6 +8,6 @@ export const { GET, POST, PUT, PATCH, DELETE } = routes({
   GET: async (req, { params }) => {
     const ctx = await authenticate(req)
     const id = await parseId(params)
-    return Response.json(await listDatasources(ctx, id, parseSearchParams(req, DatasourceListParams)))
+    return Response.json(await listDatasources(ctx, id, parseSearchParams(req, DatasourceListQuery)))
   },
 })

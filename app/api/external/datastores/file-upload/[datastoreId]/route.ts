@@ -1,5 +1,6 @@
 import { authenticate } from '@/lib/auth/tenant'
 import { findDatastore } from '@/lib/datastores/datastores'
+import { allowsDuplicates } from '@/lib/datastores/duplicates'
 import { createFileDatasource, readFileUpload } from '@/lib/datastores/uploads'
 import { parseId, parseMultipart } from '@/lib/http/body'
 import { routes } from '@/lib/http/route'
@@ -11,6 +12,7 @@ export const { GET, POST, PUT, PATCH, DELETE } = routes({
     const datastoreId = await parseId(params, 'datastoreId')
     await findDatastore(ctx, datastoreId) // 404 before reading a large body
     const upload = await readFileUpload(ctx, max => parseMultipart(req, max), 'external')
-    return Response.json(await createFileDatasource(ctx, datastoreId, upload), { status: 201 })
+    const created = await createFileDatasource(ctx, datastoreId, upload, { allowDuplicates: allowsDuplicates(req.url) })
+    return Response.json(created.datasource, { status: created.duplicate ? 200 : 201 })
   },
 })

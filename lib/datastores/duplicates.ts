@@ -1,0 +1,38 @@
+import { createHash } from 'node:crypto'
+import { getDatabase } from '@/lib/db/client'
+
+// Duplicate detection (README "Duplicates"): the SHA-256 of an uploaded file's bytes or an upserted document's text is
+// kept in the datasource's config (`sha256`, not shown by the API); a second upload of the same content to the same
+// datastore is answered with the datasource that holds it, and not indexed again, unless the caller passes
+// `allowDuplicates=true`. The look-up is one probe of an expression index (migration 20261126150500).
+
+/** The content's SHA-256, hex. */
+export function sha256Hex(content: Uint8Array | string): string {
+  return createHash('sha256').update(content).digest('hex')
+}
+
+export interface DuplicateHolder {
+  id: string
+  name: string
+}
+
+/** The datasources of the datastore that already hold these hashes (the oldest one of each), by hash. */
+export async function findHolders(datastoreId: string, hashes: string[]): Promise<Map<string, DuplicateHolder>> {
+  const holders = new Map<string, DuplicateHolder>()
+  if (hashes.length === 0) return holders
+  const { sql } = await getDatabase()
+  const rows = await sql.query<{ id: string; name: string; sha256: string }>(
+    `SELECT id, name, config->>'sha256' AS sha256 FROM "Datasource"
+      WHERE "datastoreId" = $1 AND config ? 'sha256' AND config->>'sha256' = ANY($2::text[])
+      ORDER BY "createdAt", id`,
+    [datastoreId, [...new Set(hashes)]],
+  )
+  for (const row of rows) if (!holders.has(row.sha256)) holders.set(row.sha256, { id: row.id, name: row.name })
+  return holders
+}
+
+/** `allowDuplicates=true` (or 1) in the query string: index a copy of content the datastore already holds. */
+export function allowsDuplicates(url: string): boolean {
+  const value = new URL(url).searchParams.get('allowDuplicates')
+  return value === 'true' || value === '1'
+}
