@@ -84,7 +84,7 @@ test('the stop button ends a stream, keeping what arrived', async ({ page, reque
   await expect(answer.getByTestId('answer-text')).not.toBeEmpty()
   await page.getByRole('button', { name: 'Stop the answer' }).click()
   await expect(answer).toHaveAttribute('data-status', 'stopped')
-  await expect(answer.getByTestId('answer-stopped')).toHaveText('Stopped')
+  await expect(answer.getByTestId('answer-stopped')).toHaveText('Stopped before the answer was complete')
   const kept = await answer.getByTestId('answer-text').textContent()
   expect(kept).toMatch(/^This is a/)
   // the composer is ready for the next question

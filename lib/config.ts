@@ -50,6 +50,14 @@ const ConfigSchema = z.object({
   AGENT_MODEL_TIMEOUT_SECONDS: positiveInt.default(60),
   AGENT_HISTORY_TOKENS: z.coerce.number().int().min(0).default(2000),
   AGENT_TOP_K: positiveInt.default(5),
+  // retrieval (issue 13, lib/search/rerank.ts, lib/agents/standalone-question.ts): an optional reranker speaking the
+  // common /rerank API, how many fused candidates it reorders, and the time it and the follow-up rewrite may take
+  RERANK_BASE_URL: z.string().optional(),
+  RERANK_MODEL: z.string().default('rerank'),
+  RERANK_API_KEY: z.string().optional(),
+  RERANK_TIMEOUT_MS: positiveInt.default(3000),
+  RERANK_CANDIDATES: z.coerce.number().int().min(1).max(200).default(40),
+  REWRITE_TIMEOUT_MS: positiveInt.default(4000),
   // Chaindesk compatibility (lib/http/cors.ts, lib/agents/conversation-views.ts): origins that may call the keyed
   // routes from a browser ("*" for any; the public agent routes answer any origin), and whether a public agent's
   // conversation is readable without a key by whoever holds its (unguessable) id, as Chaindesk's widget needs

@@ -3,6 +3,7 @@ import * as agentConversations from '@/app/api/agents/[id]/conversations/route'
 import * as agentItem from '@/app/api/agents/[id]/route'
 import * as agents from '@/app/api/agents/route'
 import * as conversationItem from '@/app/api/conversations/[id]/route'
+import { APPEARANCE_DEFAULTS } from '@/lib/agents/appearance'
 import { getPrisma } from '@/lib/db/client'
 import { createAgentVia, queryAgentVia, useFakeModel } from './helpers/agents'
 import { call, expectErrorBody } from './helpers/http'
@@ -39,7 +40,11 @@ describe('the agents API', () => {
     }
     const res = await call(agents.POST, '/api/agents', { method: 'POST', headers: tenant.headers, body })
     expect(res.status).toBe(201)
-    expect(res.json).toEqual({ ...body, id: expect.any(String), createdAt: expect.any(String), updatedAt: expect.any(String) })
+    // issue 14's public face: its defaults until set
+    const publicFace = { appearance: APPEARANCE_DEFAULTS, allowedDomains: [], requireSignedVisitors: false, visitorSecretPrefix: null }
+    // issue 13's retrieval settings: their defaults until set
+    const retrieval = { rewriteQuestions: true, minScore: null, noAnswerMessage: null }
+    expect(res.json).toEqual({ ...body, ...publicFace, ...retrieval, id: expect.any(String), createdAt: expect.any(String), updatedAt: expect.any(String) })
     expect(new Date(res.json.createdAt).toISOString()).toBe(res.json.createdAt)
   })
 

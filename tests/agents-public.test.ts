@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, test } from 'vitest'
+import { APPEARANCE_DEFAULTS } from '@/lib/agents/appearance'
 import { getPrisma } from '@/lib/db/client'
 import { clientAddress } from '@/lib/http/route'
 import { resetPublicQueryLimits } from '@/lib/rate-limit/public-queries'
@@ -61,7 +62,8 @@ describe('public agents', () => {
     const agent = await createAgentVia(owner, { visibility: 'public', description: 'Ask me', systemPrompt: 'secret instructions' })
     const res = await getAgentVia(agent.id)
     expect(res.status).toBe(200)
-    expect(res.json).toEqual({ id: agent.id, name: 'Helper', description: 'Ask me', visibility: 'public' })
+    // and its public face (issue 14), which the chat page and the bubble wear
+    expect(res.json).toEqual({ id: agent.id, name: 'Helper', description: 'Ask me', visibility: 'public', appearance: APPEARANCE_DEFAULTS, requireSignedVisitors: false })
   })
 
   test('public queries are rate-limited per address with 429 and Retry-After', async () => {

@@ -1,4 +1,4 @@
-import { NextRequest } from 'next/server'
+import { NextRequest, type NextResponse } from 'next/server'
 import { describe, expect, test } from 'vitest'
 import * as databerryQuery from '@/app/api/query/[datastoreId]/route'
 import { proxy } from '@/proxy'
@@ -14,7 +14,7 @@ const JSON_BODY = { 'content-type': 'application/json' }
 const BEARER = { authorization: 'Bearer ads_some_key' }
 
 function through(method: string, url: string, headers: Record<string, string> = {}) {
-  const res = proxy(new NextRequest(url, { method, headers }))
+  const res = proxy(new NextRequest(url, { method, headers })) as NextResponse
   const rewrite = res.headers.get('x-middleware-rewrite')
   return { res, rewrittenTo: rewrite ? new URL(rewrite).pathname : null }
 }

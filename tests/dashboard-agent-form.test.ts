@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest'
+import { APPEARANCE_DEFAULTS } from '@/lib/agents/appearance'
 import { AgentCreateBody, AgentUpdateBody } from '@/lib/agents/agent-schemas'
 import { agentToFormValues, EMPTY_AGENT_FORM, toAgentBody, validateAgentForm, type AgentFormValues } from '@/components/agents/agent-form-schema'
 
@@ -89,6 +90,13 @@ describe('the agent form', () => {
       promptType: null,
       promptTemplate: null,
       datastoreIds: ['x'],
+      appearance: APPEARANCE_DEFAULTS,
+      allowedDomains: ['example.com'],
+      requireSignedVisitors: false,
+      visitorSecretPrefix: null,
+      rewriteQuestions: false,
+      minScore: 0.3,
+      noAnswerMessage: 'Say sorry.',
       createdAt: '',
       updatedAt: '',
     }
@@ -105,6 +113,19 @@ describe('the agent form', () => {
       promptType: null,
       promptTemplate: null,
       datastoreIds: ['x'],
+      appearance: APPEARANCE_DEFAULTS,
+      allowedDomains: ['example.com'],
+      requireSignedVisitors: false,
+      rewriteQuestions: false,
+      minScore: 0.3,
+      noAnswerMessage: 'Say sorry.',
     })
+  })
+
+  test('the retrieval settings: an empty floor is none, a floor outside 0 to 1 is refused, an empty reply is the default', () => {
+    expect(toAgentBody({ ...valid, minScore: '', noAnswerMessage: ' ' })).toMatchObject({ minScore: null, noAnswerMessage: null })
+    expect(toAgentBody({ ...valid, minScore: '0.25' })).toMatchObject({ minScore: 0.25 })
+    expect(validateAgentForm({ ...valid, minScore: '1.5' })).toMatchObject({ minScore: 'A number from 0 to 1, or empty' })
+    expect(validateAgentForm({ ...valid, minScore: 'abc' })).toMatchObject({ minScore: expect.any(String) })
   })
 })

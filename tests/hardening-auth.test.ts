@@ -100,7 +100,8 @@ describe('public agents, the documented exception', () => {
     for (const credential of [CREDENTIALS[0], CREDENTIALS[6], CREDENTIALS[10]]) {
       const { answer } = await send(agentGet, { label: 'public', params: {}, search: {}, headers: {} }, { id: a.publicAgentId }, credential.headers())
       expect(answer.status, credential.name).toBe(200)
-      expect(Object.keys(answer.json).sort()).toEqual(['description', 'id', 'name', 'visibility'])
+      // and its public face (issue 14): how the chat looks, whether visitors must be signed
+      expect(Object.keys(answer.json).sort()).toEqual(['appearance', 'description', 'id', 'name', 'requireSignedVisitors', 'visibility'])
       for (const secret of privateOfA()) expect(answer.text).not.toContain(secret)
       expect(answer.text).not.toContain('datastoreIds')
     }

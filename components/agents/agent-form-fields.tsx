@@ -53,7 +53,9 @@ export function fieldErrorsOf(error: unknown): AgentFormErrors {
   const errors: AgentFormErrors = {}
   if (!(error instanceof ApiError) || !Array.isArray(error.details)) return errors
   for (const issue of error.details as { path?: unknown; message?: string }[]) {
-    const path = Array.isArray(issue.path) ? issue.path[0] : typeof issue.path === 'string' ? issue.path.split('.')[0] : undefined
+    const parts = Array.isArray(issue.path) ? issue.path.map(String) : typeof issue.path === 'string' ? issue.path.split('.') : []
+    // an appearance field's message goes beside that field
+    const path = parts[0] === 'appearance' && parts[1] ? `appearance.${parts[1]}` : parts[0]
     if (typeof path === 'string' && issue.message) (errors as Record<string, string>)[path] ??= issue.message
   }
   return errors

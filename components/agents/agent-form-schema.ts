@@ -1,6 +1,9 @@
 import { z } from 'zod'
 import { AGENT_VISIBILITIES, PROMPT_TYPES } from '@/lib/domain/agents'
 import { AGENT_MODEL_NAMES } from '@/lib/domain/models'
+import { AllowedDomainsBody } from '@/lib/agents/allowed-domains'
+import { APPEARANCE_DEFAULTS, AppearanceBody } from '@/lib/agents/appearance'
+import type { AgentAppearance } from '@/lib/domain/agents'
 import type { Agent } from './types'
 
 // The agent form's rules: the same bounds as the API's body (lib/agents/agent-schemas.ts, AgentCreateBody and
@@ -11,6 +14,7 @@ export const NAME_MAX = 200
 export const DESCRIPTION_MAX = 2_000
 export const PROMPT_MAX = 20_000
 export const DATASTORES_MAX = 50
+export const NO_ANSWER_MAX = 2_000
 
 export const AgentFormSchema = z.object({
   name: z.string().trim().min(1, 'Give the agent a name').max(NAME_MAX, `At most ${NAME_MAX} characters`),
@@ -24,9 +28,25 @@ export const AgentFormSchema = z.object({
   /** Deprecated in the spec in favour of the two prompts; '' means none. */
   promptType: z.enum(['', ...PROMPT_TYPES]),
   promptTemplate: z.string().max(PROMPT_MAX, `At most ${PROMPT_MAX.toLocaleString('en')} characters`),
+  // the public face (issue 14): the API's own rules (lib/agents/appearance.ts, allowed-domains.ts)
+  appearance: AppearanceBody.required(),
+  /** One domain a line; '' means any site. */
+  allowedDomains: z.string().pipe(z.transform(domainLines)).pipe(AllowedDomainsBody),
+  requireSignedVisitors: z.boolean(),
+  // retrieval (issue 13, components/agents/retrieval-settings.tsx): '' is no floor; '' is the built-in reply
+  rewriteQuestions: z.boolean(),
+  minScore: z.string().refine(v => v.trim() === '' || (Number.isFinite(Number(v)) && Number(v) >= 0 && Number(v) <= 1), 'A number from 0 to 1, or empty'),
+  noAnswerMessage: z.string().max(NO_ANSWER_MAX, `At most ${NO_ANSWER_MAX.toLocaleString('en')} characters`),
 })
 
-export type AgentFormValues = z.infer<typeof AgentFormSchema>
+function domainLines(text: string): string[] {
+  return text
+    .split(/[\n,]/)
+    .map(line => line.trim())
+    .filter(Boolean)
+}
+
+export type AgentFormValues = Omit<z.input<typeof AgentFormSchema>, 'appearance'> & { appearance: AgentAppearance }
 /** The form's values for an existing agent. */
 export function agentToFormValues(agent: Agent): AgentFormValues {
   return {
@@ -40,10 +60,17 @@ export function agentToFormValues(agent: Agent): AgentFormValues {
     datastoreIds: agent.datastoreIds,
     promptType: agent.promptType ?? '',
     promptTemplate: agent.promptTemplate ?? '',
+    appearance: { ...APPEARANCE_DEFAULTS, ...agent.appearance },
+    allowedDomains: (agent.allowedDomains ?? []).join('\n'),
+    requireSignedVisitors: agent.requireSignedVisitors ?? false,
+    rewriteQuestions: agent.rewriteQuestions ?? true,
+    minScore: agent.minScore === null || agent.minScore === undefined ? '' : String(agent.minScore),
+    noAnswerMessage: agent.noAnswerMessage ?? '',
   }
 }
 
-export type AgentFormErrors = Partial<Record<keyof AgentFormValues, string>>
+/** A message per field; an appearance field's under "appearance.<field>". */
+export type AgentFormErrors = Partial<Record<keyof AgentFormValues | `appearance.${keyof AgentAppearance}`, string>>
 
 export const EMPTY_AGENT_FORM: AgentFormValues = {
   name: '',
@@ -56,15 +83,26 @@ export const EMPTY_AGENT_FORM: AgentFormValues = {
   datastoreIds: [],
   promptType: '',
   promptTemplate: '',
+  appearance: APPEARANCE_DEFAULTS,
+  allowedDomains: '',
+  requireSignedVisitors: false,
+  rewriteQuestions: true,
+  minScore: '',
+  noAnswerMessage: '',
+}
+
+/** The appearance as sent: empty suggested-question slots dropped. */
+function cleanAppearance(appearance: AgentAppearance): AgentAppearance {
+  return { ...appearance, suggestedQuestions: appearance.suggestedQuestions.filter(q => q.trim() !== '') }
 }
 
 /** The first message per field, or null when the values are valid. */
 export function validateAgentForm(values: AgentFormValues): AgentFormErrors | null {
-  const parsed = AgentFormSchema.safeParse(values)
+  const parsed = AgentFormSchema.safeParse({ ...values, appearance: cleanAppearance(values.appearance) })
   if (parsed.success) return null
   const errors: AgentFormErrors = {}
   for (const issue of parsed.error.issues) {
-    const field = issue.path[0] as keyof AgentFormValues
+    const field = (issue.path[0] === 'appearance' && issue.path.length > 1 ? `appearance.${String(issue.path[1])}` : issue.path[0]) as keyof AgentFormErrors
     errors[field] ??= issue.message
   }
   return errors
@@ -86,5 +124,11 @@ export function toAgentBody(values: AgentFormValues) {
     datastoreIds: values.datastoreIds,
     promptType: values.promptType || null,
     promptTemplate: values.promptTemplate.trim() ? values.promptTemplate : null,
+    appearance: cleanAppearance(values.appearance),
+    allowedDomains: domainLines(values.allowedDomains),
+    requireSignedVisitors: values.requireSignedVisitors,
+    rewriteQuestions: values.rewriteQuestions,
+    minScore: values.minScore.trim() === '' ? null : Number(values.minScore),
+    noAnswerMessage: values.noAnswerMessage.trim() ? values.noAnswerMessage : null,
   }
 }

@@ -7,6 +7,7 @@ import { toast } from 'sonner'
 import { errorMessage } from '@/components/api-client'
 import { FormAlert, FormField } from '@/components/layout/form-field'
 import { PendingButton } from '@/components/layout/pending-button'
+import { useUnsavedChanges } from '@/components/layout/use-unsaved-changes'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Input } from '@/components/ui/input'
@@ -15,6 +16,8 @@ import { Select, SelectContent, SelectTrigger, SelectValue } from '@/components/
 import { Slider } from '@/components/ui/slider'
 import { Switch } from '@/components/ui/switch'
 import { Textarea } from '@/components/ui/textarea'
+import { AppearanceFields } from './agent-appearance-fields'
+import { EmbeddingFields } from './agent-embedding-fields'
 import { Code, DatastorePicker, DeprecatedPromptSettings, FieldError, fieldErrorsOf, Hint, ModelItems } from './agent-form-fields'
 import {
   DESCRIPTION_MAX,
@@ -25,6 +28,8 @@ import {
   type AgentFormValues,
 } from './agent-form-schema'
 import { createAgent, updateAgent, type AgentBody } from './agents-api'
+import { ModelIdHint } from './model-id-hint'
+import { RetrievalSettings } from './retrieval-settings'
 import { AGENT_MODEL_NAMES, agentQueryKey, agentsQueryKey, type Agent } from './types'
 
 type TextField = 'name' | 'description' | 'systemPrompt' | 'userPrompt' | 'promptTemplate'
@@ -47,6 +52,8 @@ export function AgentForm({
   const [errors, setErrors] = React.useState<AgentFormErrors>({})
   const [submitted, setSubmitted] = React.useState(false)
   const queryClient = useQueryClient()
+  // edits not saved yet ask before the page is left (H15b, issue 15 defect 6)
+  useUnsavedChanges(JSON.stringify(values) !== JSON.stringify(initialValues))
 
   const save = useMutation({
     mutationFn: (body: AgentBody) => (agent ? updateAgent(agent.id, body) : createAgent(body)),
@@ -75,7 +82,7 @@ export function AgentForm({
     const found = validateAgentForm(values)
     setErrors(found ?? {})
     if (found) {
-      const first = Object.keys(found)[0]
+      const first = Object.keys(found)[0].replace('.', '-')
       document.getElementById(`agent-${first}`)?.focus()
       return
     }
@@ -147,6 +154,7 @@ export function AgentForm({
                 <ModelItems names={AGENT_MODEL_NAMES} />
               </SelectContent>
             </Select>
+            <ModelIdHint modelName={values.modelName} />
             {fieldError('modelName')}
           </FormField>
           <div className="grid h-fit gap-3">
@@ -227,6 +235,19 @@ export function AgentForm({
           {fieldError('datastoreIds')}
         </CardContent>
       </Card>
+
+      <RetrievalSettings values={values} onChange={set} errors={errors} />
+
+      <AppearanceFields value={values.appearance} onChange={v => set('appearance', v)} errors={errors} />
+
+      <EmbeddingFields
+        agent={agent}
+        allowedDomains={values.allowedDomains}
+        requireSignedVisitors={values.requireSignedVisitors}
+        onDomainsChange={v => set('allowedDomains', v)}
+        onRequireSignedChange={v => set('requireSignedVisitors', v)}
+        error={errors.allowedDomains}
+      />
 
       <FormAlert message={Object.keys(errors).length > 0 && 'Some fields need attention: see the messages above.'} />
       <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">

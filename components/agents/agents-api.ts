@@ -28,3 +28,8 @@ export function deleteAgent(id: string): Promise<Agent> {
   // spec §4.4: the body is an empty object
   return apiFetch(agentPath(id), { method: 'DELETE', json: {} })
 }
+
+/** A new visitor signing secret (issue 14), answered once; the previous one stops verifying at once. */
+export function rotateVisitorSecret(id: string): Promise<{ secret: string; prefix: string }> {
+  return apiFetch(`${agentPath(id)}/visitor-secret`, { method: 'POST', json: {} })
+}

@@ -13,6 +13,9 @@ export interface AgentQueryInput {
   query: string
   conversationId?: string
   visitorId?: string
+  /** A visitor identity signed by the embedding site's server (issue 14). */
+  visitorSignature?: string
+  visitorExpires?: number
   modelName?: string
   temperature?: number
 }

@@ -1,7 +1,7 @@
 // The chat's data layer: every /api URL the chat components use is written here, and nowhere else in components/chat.
 import type { PublicAgent } from '@/components/agents/types'
 import { ApiError, apiFetch } from '@/components/api-client'
-import type { ConversationDetail, ConversationSummary } from '@/lib/domain/agents'
+import type { ConversationDetail } from '@/lib/domain/agents'
 
 const agentPath = (agentId: string) => `/api/agents/${encodeURIComponent(agentId)}`
 
@@ -27,10 +27,26 @@ export async function fetchPublicAgent(agentId: string): Promise<PublicAgent | n
   }
 }
 
-export function fetchConversations(agentId: string, limit = 100): Promise<ConversationSummary[]> {
-  return apiFetch<ConversationSummary[]>(`${agentPath(agentId)}/conversations?limit=${limit}`)
+/** A conversation of a public agent, read by the visitor who holds its id (no cookies); null when it is gone. */
+export async function fetchPublicConversation(conversationId: string): Promise<ConversationDetail | null> {
+  try {
+    return await apiFetch<ConversationDetail>(`/api/conversations/${encodeURIComponent(conversationId)}`, { credentials: 'omit' })
+  } catch (error) {
+    if (error instanceof ApiError && [401, 403, 404].includes(error.status)) return null
+    throw error
+  }
 }
 
 export function fetchConversation(conversationId: string): Promise<ConversationDetail> {
   return apiFetch<ConversationDetail>(`/api/conversations/${encodeURIComponent(conversationId)}`)
+}
+
+/** POST /api/conversations/{id}/messages/{messageId}/feedback: the caller's vote on an answer (one per voter, changeable). */
+export function postFeedback(
+  target: { conversationId: string; messageId: string },
+  body: { vote: 'good' | 'bad'; comment?: string | null; visitorId?: string },
+  credentials: RequestCredentials = 'same-origin',
+): Promise<{ id: string; vote: 'good' | 'bad'; comment: string | null }> {
+  const path = `/api/conversations/${encodeURIComponent(target.conversationId)}/messages/${encodeURIComponent(target.messageId)}/feedback`
+  return apiFetch(path, { method: 'POST', json: body, credentials })
 }

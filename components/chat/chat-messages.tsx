@@ -2,9 +2,11 @@
 
 import * as React from 'react'
 import { Bot, CircleAlert, ExternalLink, FileText, Square, User } from 'lucide-react'
+import { STOPPED_MESSAGE } from '@/lib/domain/answer-events'
 import { cn } from '@/lib/utils'
 import type { AnswerSource } from './agent-stream'
 import { Markdown } from './markdown'
+import { MessageActions, type MessageActionsConfig } from './message-actions'
 
 export interface DisplayMessage {
   id: string
@@ -13,6 +15,8 @@ export interface DisplayMessage {
   sources?: AnswerSource[]
   status?: 'streaming' | 'done' | 'stopped' | 'error'
   error?: string | null
+  /** The server's id of the message (votes need it); absent until the answer is stored. */
+  messageId?: string
 }
 
 const isHttp = (s: string) => /^https?:\/\//i.test(s)
@@ -37,35 +41,40 @@ export function SourcesList({ sources }: { sources: AnswerSource[] }) {
   return (
     <div className="mt-3 border-t pt-2" data-testid="answer-sources">
       <p className="mb-1.5 text-xs font-medium text-muted-foreground">Sources</p>
-      <ol className="grid gap-1">
+      {/* grid-cols-1 and min-w-0: a long source URL is cut with an ellipsis instead of widening the page on a phone */}
+      <ol className="grid grid-cols-1 gap-1">
         {groups.map((g, i) => (
-          <li key={`${g.source}-${i}`} className="text-xs" data-testid="answer-source">
+          <li key={`${g.source}-${i}`} className="min-w-0 text-xs" data-testid="answer-source">
             <details className="group">
               <summary className="flex cursor-pointer list-none items-center gap-1.5 rounded outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50 [&::-webkit-details-marker]:hidden">
                 <span className="flex size-4 shrink-0 items-center justify-center rounded bg-muted text-[10px] font-semibold tabular-nums">{i + 1}</span>
+                {/* no link inside <summary> (a nested interactive control, axe): the link is in the opened part */}
                 {isHttp(g.source) ? (
-                  <a
-                    href={g.source}
-                    target="_blank"
-                    rel="noopener noreferrer"
-                    className="inline-flex min-w-0 items-center gap-1 truncate font-medium underline-offset-4 hover:underline"
-                    onClick={e => e.stopPropagation()}
-                  >
+                  <span className="inline-flex min-w-0 items-center gap-1 font-medium">
+                    <ExternalLink className="size-3 shrink-0 text-muted-foreground" aria-hidden />
                     <span className="truncate">{g.name || g.source}</span>
-                    <ExternalLink className="size-3 shrink-0" aria-hidden />
-                  </a>
+                  </span>
                 ) : (
                   <span className="inline-flex min-w-0 items-center gap-1 font-medium">
                     <FileText className="size-3 shrink-0 text-muted-foreground" aria-hidden />
                     <span className="truncate">{g.name || g.source}</span>
                   </span>
                 )}
-                <span className="ml-auto shrink-0 text-muted-foreground group-open:hidden">show</span>
-                <span className="ml-auto hidden shrink-0 text-muted-foreground group-open:inline">hide</span>
+                {(isHttp(g.source) || g.fragments.some(f => f.text)) && (
+                  <>
+                    <span className="ml-auto shrink-0 text-muted-foreground group-open:hidden">show</span>
+                    <span className="ml-auto hidden shrink-0 text-muted-foreground group-open:inline">hide</span>
+                  </>
+                )}
               </summary>
               <div className="mt-1.5 grid gap-1.5 pl-5.5">
-                {isHttp(g.source) && <span className="truncate text-muted-foreground">{g.source}</span>}
-                {g.fragments.map((f, j) => (
+                {isHttp(g.source) && (
+                  <a href={g.source} target="_blank" rel="noopener noreferrer" className="min-w-0 truncate text-muted-foreground underline underline-offset-4 hover:text-foreground">
+                    {g.source}
+                  </a>
+                )}
+                {/* a visitor may see titles only (the agent's sourcesVisibility): no empty quotes */}
+                {g.fragments.filter(f => f.text).map((f, j) => (
                   <blockquote key={j} className="border-l-2 pl-2 whitespace-pre-wrap text-muted-foreground">
                     {f.text.length > 500 ? `${f.text.slice(0, 500)}…` : f.text}
                   </blockquote>
@@ -94,8 +103,9 @@ function Avatar({ role }: { role: 'user' | 'assistant' }) {
   )
 }
 
-export function MessageBubble({ message }: { message: DisplayMessage }) {
+export function MessageBubble({ message, actions }: { message: DisplayMessage; actions?: MessageActionsConfig }) {
   const streaming = message.status === 'streaming'
+  const stopped = message.status === 'stopped' || message.error === STOPPED_MESSAGE
   if (message.role === 'user') {
     return (
       <li className="flex justify-end gap-2" data-testid="user-message">
@@ -122,26 +132,39 @@ export function MessageBubble({ message }: { message: DisplayMessage }) {
             ))}
           </span>
         ) : null}
-        {message.status === 'stopped' && (
+        {/* One label for one event: stopped here, or stored as stopped by the server (a disconnect) */}
+        {stopped && (
           <p className="mt-1 flex items-center gap-1 text-xs text-muted-foreground" data-testid="answer-stopped">
             <Square className="size-3" aria-hidden />
-            Stopped
+            {STOPPED_MESSAGE}
           </p>
         )}
-        {(message.status === 'error' || message.error) && (
+        {!stopped && (message.status === 'error' || message.error) && (
           <p role="alert" className="mt-1 flex items-start gap-1.5 text-sm text-destructive" data-testid="answer-error">
             <CircleAlert className="mt-0.5 size-4 shrink-0" aria-hidden />
             {message.error || 'The answer failed.'}
           </p>
         )}
         {message.sources && message.sources.length > 0 && message.status !== 'streaming' && <SourcesList sources={message.sources} />}
+        {actions && !streaming && <MessageActions text={message.text} answerId={message.id} messageId={message.messageId} config={actions} />}
       </div>
     </li>
   )
 }
 
 /** The messages of a conversation, kept scrolled to the newest while it grows (unless the reader scrolled up). */
-export function ChatMessages({ messages, empty, className }: { messages: DisplayMessage[]; empty?: React.ReactNode; className?: string }) {
+export function ChatMessages({
+  messages,
+  empty,
+  className,
+  actions,
+}: {
+  messages: DisplayMessage[]
+  empty?: React.ReactNode
+  className?: string
+  /** Copy, retry and vote under each answer (lib/feedback): where the conversation lives and who votes. */
+  actions?: MessageActionsConfig
+}) {
   const scroller = React.useRef<HTMLDivElement>(null)
   const pinned = React.useRef(true)
   const last = messages[messages.length - 1]
@@ -165,7 +188,7 @@ export function ChatMessages({ messages, empty, className }: { messages: Display
       ) : (
         <ol className="grid gap-4 p-4" aria-label="Conversation" aria-live="polite" aria-relevant="additions">
           {messages.map(m => (
-            <MessageBubble key={m.id} message={m} />
+            <MessageBubble key={m.id} message={m} actions={actions} />
           ))}
         </ol>
       )}

@@ -6,6 +6,7 @@ import { useRouter } from 'next/navigation'
 import { Bot, MessageSquarePlus, MessagesSquare, SlidersHorizontal } from 'lucide-react'
 import { ModelItems } from '@/components/agents/agent-form-fields'
 import { NewAgentButton } from '@/components/agents/agents-table'
+import { ModelName } from '@/components/agents/model-id-hint'
 import { modelLabel, QUERY_MODEL_NAMES, type Agent } from '@/components/agents/types'
 import { useAgents } from '@/components/agents/use-agents'
 import { countOf } from '@/components/format'
@@ -61,7 +62,8 @@ function Overrides({
             onCheckedChange={on => onChange({ ...value, temperature: on ? agent.temperature : undefined })}
           />
         </div>
-        <div className={cn('grid gap-2', !overridingTemperature && 'opacity-50')}>
+        {/* only the slider fades when off: faded text (1.97:1) is unreadable */}
+        <div className="grid gap-2" data-overriding={overridingTemperature}>
           <div className="flex justify-between text-xs text-muted-foreground">
             <span id="override-temperature-label">Temperature</span>
             <span className="font-mono tabular-nums">{(value.temperature ?? agent.temperature).toFixed(2)}</span>
@@ -72,6 +74,7 @@ function Overrides({
             max={1}
             step={0.05}
             disabled={!overridingTemperature}
+            className={cn(!overridingTemperature && 'opacity-50')}
             value={[value.temperature ?? agent.temperature]}
             onValueChange={([v]) => onChange({ ...value, temperature: Math.round(v * 100) / 100 })}
           />
@@ -122,6 +125,7 @@ function ChatWithAgent({ agent }: { agent: Agent }) {
         )}
         <ChatMessages
           messages={chat.messages}
+          actions={{ conversationId: chat.conversationId, onRetry: chat.retry }}
           empty={
             <div className="flex h-full flex-col items-center justify-center gap-2 p-6 text-center">
               <span className="flex size-10 items-center justify-center rounded-full bg-muted">
@@ -137,10 +141,13 @@ function ChatWithAgent({ agent }: { agent: Agent }) {
         />
         <ChatComposer onSend={text => void chat.send(text, overrides)} onStop={chat.stop} busy={chat.busy} placeholder={`Ask ${agent.name}…`} />
       </div>
-      <aside className="hidden h-fit rounded-xl border p-4 lg:block">
-        <h2 className="mb-4 text-sm font-semibold">Settings</h2>
+      {/* a section, not a second <aside>: the sidebar is the page's one complementary landmark */}
+      <section aria-labelledby="playground-settings-heading" className="hidden h-fit rounded-xl border p-4 lg:block">
+        <h2 id="playground-settings-heading" className="mb-4 text-sm font-semibold">
+          Settings
+        </h2>
         <Overrides agent={agent} value={overrides} onChange={setOverrides} />
-      </aside>
+      </section>
     </div>
   )
 }
@@ -193,7 +200,9 @@ export function Playground({ initialAgentId }: { initialAgentId?: string }) {
         </Select>
         {agent && (
           <>
-            <Badge variant="outline">{modelLabel(agent.modelName)}</Badge>
+            <Badge variant="outline">
+              <ModelName modelName={agent.modelName} />
+            </Badge>
             <span className="text-sm text-muted-foreground">{countOf(agent.datastoreIds.length, 'datastore')}</span>
           </>
         )}

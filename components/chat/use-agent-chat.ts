@@ -11,6 +11,15 @@ export interface ChatMessage {
   /** streaming: pieces are arriving; stopped: the user stopped it; error: see `error`. */
   status: 'streaming' | 'done' | 'stopped' | 'error'
   error?: string
+  /** The stored message's id (an answer's, from the server), once known. */
+  messageId?: string
+}
+
+/** A signed visitor identity (issue 14), passed with every question. */
+export interface VisitorIdentity {
+  visitorId: string
+  signature: string
+  expires: number
 }
 
 export interface ChatOverrides {
@@ -30,11 +39,16 @@ export function useAgentChat({
   visitorId,
   onVisitorId,
   credentials,
+  identity,
+  onConversationId,
 }: {
   agentId: string
   visitorId?: string
   onVisitorId?: (id: string) => void
   credentials?: RequestCredentials
+  identity?: VisitorIdentity
+  /** Told the conversation's id when an answer starts or continues one, and undefined on reset. */
+  onConversationId?: (id: string | undefined) => void
 }) {
   const [messages, setMessages] = React.useState<ChatMessage[]>([])
   const [conversationId, setConversationId] = React.useState<string | undefined>()
@@ -54,15 +68,17 @@ export function useAgentChat({
       const answerId = newId()
       setMessages(list => [...list, { id: newId(), role: 'user', text, status: 'done' }, { id: answerId, role: 'assistant', text: '', status: 'streaming' }])
       setBusy(true)
-      const input: AgentQueryInput = { query: text, conversationId, visitorId, ...overrides }
+      const signed = identity ? { visitorId: identity.visitorId, visitorSignature: identity.signature, visitorExpires: identity.expires } : {}
+      const input: AgentQueryInput = { query: text, conversationId, visitorId, ...signed, ...overrides }
       try {
         const answer = await streamAgentQuery(agentId, input, {
           signal: abort.signal,
           credentials,
           onAnswer: piece => patch(answerId, m => ({ text: m.text + piece })),
         })
-        patch(answerId, { text: answer.answer, sources: answer.sources ?? [], status: 'done' })
+        patch(answerId, { text: answer.answer, sources: answer.sources ?? [], status: 'done', messageId: answer.messageId })
         setConversationId(answer.conversationId)
+        if (answer.conversationId !== conversationId) onConversationId?.(answer.conversationId)
         if (answer.visitorId && answer.visitorId !== visitorId) onVisitorId?.(answer.visitorId)
       } catch (error) {
         if (isAbortError(error) || abort.signal.aborted) patch(answerId, { status: 'stopped' })
@@ -72,10 +88,23 @@ export function useAgentChat({
         setBusy(false)
       }
     },
-    [agentId, conversationId, visitorId, onVisitorId, credentials, patch],
+    [agentId, conversationId, visitorId, onVisitorId, credentials, identity, onConversationId, patch],
   )
 
   const stop = React.useCallback(() => controller.current?.abort(), [])
+
+  // "Ask again": the question before this answer is sent once more (a new answer follows; the old one stays)
+  const latest = React.useRef(messages)
+  latest.current = messages
+  const retry = React.useCallback(
+    (answerId: string) => {
+      const list = latest.current
+      const at = list.findIndex(m => m.id === answerId)
+      const question = list.slice(0, at).reverse().find(m => m.role === 'user')
+      if (question) void send(question.text)
+    },
+    [send],
+  )
 
   const reset = React.useCallback(() => {
     controller.current?.abort()
@@ -83,10 +112,18 @@ export function useAgentChat({
     setMessages([])
     setConversationId(undefined)
     setBusy(false)
+    onConversationId?.(undefined)
+  }, [onConversationId])
+
+  /** Shows a conversation read back from the server (a reload), to be continued by the next question. */
+  const restore = React.useCallback((id: string | undefined, list: ChatMessage[]) => {
+    if (controller.current) return
+    setConversationId(id)
+    setMessages(list)
   }, [])
 
   // leaving the page ends a stream still running
   React.useEffect(() => () => controller.current?.abort(), [])
 
-  return { messages, conversationId, busy, send, stop, reset }
+  return { messages, conversationId, busy, send, stop, reset, restore, retry }
 }

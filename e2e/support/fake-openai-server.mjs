@@ -2,7 +2,8 @@
 // on 127.0.0.1 only. Tests start it in-process (startFakeOpenAI) or as a process: `node fake-openai-server.mjs PORT`.
 // Embeddings are a hashed bag of words, so texts sharing words are near each other, deterministically.
 // Behaviour is scriptable per test: POST /__control {reply, mode, delayMs, firstTokenDelayMs, embeddingsMode,
-// embeddingsDelayMs}; GET /__requests. Modes: error, hang, drop, drop-mid-stream, hang-mid-stream.
+// embeddingsDelayMs, answerFromContext, rewriteReply, rewriteMode, rewriteDelayMs}; GET /__requests. Modes: error,
+// hang, drop, drop-mid-stream, hang-mid-stream.
 import http from 'node:http'
 import { createHash } from 'node:crypto'
 
@@ -24,6 +25,31 @@ function defaultReply(body) {
   const content = typeof last?.content === 'string' ? last.content : JSON.stringify(last?.content ?? '')
   const question = content.split('\n').filter(Boolean).pop() ?? ''
   return `Here is what I found.\nYou asked: ${question.slice(0, 120)}`
+}
+
+const textOf = content => (typeof content === 'string' ? content : JSON.stringify(content ?? ''))
+const systemOf = body => (body.messages ?? []).filter(m => m.role === 'system').map(m => textOf(m.content)).join('\n')
+
+// A question rewrite (lib/agents/standalone-question.ts): its instruction asks for a "standalone search query". Such
+// requests are answered by their own behaviour (rewriteReply, rewriteMode error|hang, rewriteDelayMs), never by the
+// answer's, are left out of chatRequests() and listed by rewriteRequests().
+const isRewrite = body => /standalone search query/i.test(systemOf(body))
+
+// The default rewrite: the follow-up with the conversation's previous user message, as a model would make it stand alone
+function defaultRewrite(body) {
+  const request = textOf([...(body.messages ?? [])].reverse().find(m => m.role === 'user')?.content)
+  const followUp = (request.match(/Follow-up question: ([^\n]*)/)?.[1] ?? '').trim()
+  const previous = [...request.matchAll(/^User: (.*)$/gm)].map(m => m[1].trim()).pop() ?? ''
+  return `${followUp} ${previous}`.trim()
+}
+
+// answerFromContext: the fake answers from the fragments it was given (the first one's first sentence), and says it
+// does not know when told that no passage is relevant (lib/agents/prompt.ts NO_SOURCES_NOTICE)
+function answerFromContext(body) {
+  const system = systemOf(body)
+  if (/No passage of the documents is relevant/.test(system)) return "I don't know: the documents do not cover this."
+  const first = system.match(/\[1\] Source: [^\n]*\n([^\n]+)/)?.[1] ?? ''
+  return first ? `According to the documents: ${first.split(/(?<=[.!?])\s/)[0]}` : "I don't know."
 }
 
 // Pieces of a few characters, so a stream arrives in many events
@@ -72,10 +98,22 @@ export async function startFakeOpenAI({ port = 0, host = '127.0.0.1' } = {}) {
       // receivedAt / firstTokenAt / finishedAt: performance.now() of this process, for benchmarks that subtract the model's time
       const record = { path: url.pathname, headers: { authorization: req.headers.authorization }, body, clientClosed: false, receivedAt }
       requests.push(record)
+      if (isRewrite(body) && !body.stream) {
+        record.rewrite = true
+        if (behaviour.rewriteMode === 'hang') return
+        if (behaviour.rewriteMode === 'error') return json(500, { error: { message: 'The model is overloaded (fake)', type: 'server_error' } })
+        if (behaviour.rewriteDelayMs) await sleep(behaviour.rewriteDelayMs)
+        const content = behaviour.rewriteReply ?? defaultRewrite(body)
+        return json(200, {
+          id: 'chatcmpl-fake', object: 'chat.completion', created: Math.floor(Date.now() / 1000), model: body.model,
+          choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+          usage: { prompt_tokens: 20, completion_tokens: content.length, total_tokens: 20 + content.length },
+        })
+      }
       // clientClosed: the caller closed the connection before the answer was complete (an aborted model call)
       res.on('close', () => { if (!res.writableFinished && !record.dropped) record.clientClosed = true })
       const b = { ...behaviour }
-      const reply = b.reply ?? defaultReply(body)
+      const reply = b.reply ?? (b.answerFromContext ? answerFromContext(body) : defaultReply(body))
       const usage = { prompt_tokens: 42, completion_tokens: reply.length, total_tokens: 42 + reply.length }
       if (b.mode === 'hang') return // never answers: the caller's timeout or abort must end it
       if (b.mode === 'error') return json(500, { error: { message: 'The model is overloaded (fake)', type: 'server_error' } })
@@ -120,7 +158,8 @@ export async function startFakeOpenAI({ port = 0, host = '127.0.0.1' } = {}) {
     baseURL: `${url}/v1`,
     port: address.port,
     requests,
-    chatRequests: () => requests.filter(r => r.path === '/v1/chat/completions').map(r => r.body),
+    chatRequests: () => requests.filter(r => r.path === '/v1/chat/completions' && !r.rewrite).map(r => r.body),
+    rewriteRequests: () => requests.filter(r => r.rewrite).map(r => r.body),
     setBehaviour: b => { behaviour = b ?? {} },
     reset: () => { behaviour = {}; requests.length = 0 },
     close: () => new Promise(resolve => { for (const s of sockets) s.destroy(); server.close(() => resolve()) }),

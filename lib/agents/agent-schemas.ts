@@ -3,6 +3,10 @@ import { AGENT_VISIBILITIES, PROMPT_TYPES } from '@/lib/domain/agents'
 import { ANSWER_ENCODINGS } from '@/lib/domain/answer-events'
 import { AGENT_MODEL_NAMES, MODEL_NAME_ALIASES, QUERY_MODEL_NAMES, type AgentModelName } from '@/lib/domain/models'
 import { IdParam } from '@/lib/http/body'
+import { MinScore } from '@/lib/datastores/schemas'
+import { MetadataFilterSchema } from '@/lib/search/metadata-filter'
+import { AllowedDomainsBody } from './allowed-domains'
+import { AppearanceBody } from './appearance'
 
 // The bodies of the agent endpoints (spec §2, §4.2-4.4). Unknown fields are ignored (DESIGN.md §4); known ones are
 // range-checked. In the query body a null is taken as "not given", as some Chaindesk clients send nulls.
@@ -41,6 +45,14 @@ export const AgentCreateBody = z.object({
   promptType: PromptType.nullable().optional(),
   promptTemplate: Prompt.nullable().optional(),
   datastoreIds: DatastoreIds.optional(),
+  // issue 14: the public face (fields given replace the stored ones), the allow-list, signed visitors only
+  appearance: AppearanceBody.optional(),
+  allowedDomains: AllowedDomainsBody.optional(),
+  requireSignedVisitors: z.boolean().optional(),
+  // issue 13: follow-ups rewritten into standalone queries, the relevance floor, the reply when nothing clears it
+  rewriteQuestions: z.boolean().optional(),
+  minScore: MinScore.nullable().optional(),
+  noAnswerMessage: z.string().max(2_000).nullable().optional(),
 })
 export type AgentCreate = z.infer<typeof AgentCreateBody>
 
@@ -71,12 +83,16 @@ const absentWhenEmpty = <T extends z.ZodType>(schema: T) =>
 export const QueryFiltersBody = z.object({
   custom_ids: nullable(z.array(z.string().min(1).max(256)).max(100)),
   datasource_ids: nullable(z.array(IdParam).max(100)),
+  metadata: nullable(MetadataFilterSchema),
 })
 
 export const AgentQueryBody = z.object({
   query: z.string().trim().min(1, 'query must not be empty').max(16_000),
   conversationId: absentWhenEmpty(IdParam),
   visitorId: absentWhenEmpty(VisitorId),
+  // a visitor identity signed by the embedding site's server (lib/agents/visitor-signature.ts)
+  visitorSignature: absentWhenEmpty(z.string().max(128)),
+  visitorExpires: nullable(z.number().int().positive().max(1e11)),
   temperature: nullable(Temperature),
   streaming: nullable(z.boolean()),
   modelName: nullable(modelName(QUERY_MODEL_NAMES)),
@@ -86,6 +102,9 @@ export const AgentQueryBody = z.object({
   frequencyPenalty: nullable(z.number().min(-2).max(2)),
   topP: nullable(z.number().min(0).max(1)),
   filters: nullable(QueryFiltersBody),
+  // issue 13: false searches the question as typed (no standalone rewrite of a follow-up); a floor for this query
+  rewriteQuestion: nullable(z.boolean().describe("false: search a follow-up as typed, not as the standalone question the model makes of it (default: the agent's rewriteQuestions)")),
+  minScore: nullable(MinScore),
   systemPrompt: nullable(Prompt),
   userPrompt: nullable(Prompt),
   promptType: nullable(PromptType),
@@ -99,13 +118,6 @@ export type AgentQuery = z.infer<typeof AgentQueryBody>
 
 // `?streamEncoding=chaindesk` asks for Chaindesk's percent-encoded stream as the body field does (DESIGN.md §7)
 export const AgentQueryParams = z.object({ streamEncoding: z.enum(ANSWER_ENCODINGS).optional() })
-
-// GET /api/conversations: a page of the organization's conversations, of one agent when asked
-export const ConversationListParams = z.object({
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  cursor: z.string().max(512).optional(),
-  agentId: IdParam.optional(),
-})
 
 // GET /api/conversations/{id}: `cursor` (the id of the oldest message seen, "" for the newest page) asks for
 // Chaindesk's paging, newest first, as its widget sends it

@@ -3,6 +3,7 @@ import type { AgentResource } from '@/lib/domain/agents'
 import type { TenantContext } from '@/lib/domain/tenant'
 import { NotFound } from '@/lib/http/errors'
 import { toAgentResource } from './agent-resource'
+import { mergeAppearance } from './appearance'
 import type { AgentCreate, AgentUpdate } from './agent-schemas'
 
 // The agent service: every function is scoped to the caller's organization; another tenant's agent is "not found".
@@ -20,7 +21,9 @@ async function checkDatastores(ctx: TenantContext, ids: string[]): Promise<void>
 /** The agent's own columns from a create or update body; a field left out (undefined) is left as it is by Prisma. */
 function agentColumns(input: AgentCreate | AgentUpdate) {
   const { name, description, modelName, temperature, visibility, systemPrompt, userPrompt, promptType, promptTemplate } = input
-  return { name, description, modelName, temperature, visibility, systemPrompt, userPrompt, promptType, promptTemplate }
+  const { allowedDomains, requireSignedVisitors } = input
+  const { rewriteQuestions, minScore, noAnswerMessage } = input
+  return { name, description, modelName, temperature, visibility, systemPrompt, userPrompt, promptType, promptTemplate, allowedDomains, requireSignedVisitors, rewriteQuestions, minScore, noAnswerMessage }
 }
 
 export async function createAgent(ctx: TenantContext, input: AgentCreate): Promise<AgentResource> {
@@ -30,6 +33,7 @@ export async function createAgent(ctx: TenantContext, input: AgentCreate): Promi
   const agent = await prisma.agent.create({
     data: {
       ...agentColumns(input),
+      appearance: mergeAppearance({}, input.appearance ?? {}),
       name: input.name,
       description: input.description ?? '',
       organizationId: ctx.organizationId,
@@ -60,13 +64,14 @@ export async function findAgent(ctx: TenantContext, id: string) {
 
 /** §4.3: fields left out keep their value; `datastoreIds`, when given, replaces the whole list. */
 export async function updateAgent(ctx: TenantContext, id: string, input: AgentUpdate): Promise<AgentResource> {
-  await findAgent(ctx, id)
+  const stored = await findAgent(ctx, id)
   if (input.datastoreIds) await checkDatastores(ctx, input.datastoreIds)
   const prisma = await getPrisma()
   const agent = await prisma.agent.update({
     where: { id },
     data: {
       ...agentColumns(input),
+      ...(input.appearance && { appearance: mergeAppearance(stored.appearance, input.appearance) }),
       ...(input.datastoreIds && {
         datastores: { deleteMany: {}, create: input.datastoreIds.map(datastoreId => ({ datastoreId })) },
       }),

@@ -1,12 +1,12 @@
 import { config } from '@/lib/config'
 import { getPrisma } from '@/lib/db/client'
 import type { Prisma } from '@/lib/generated/prisma/client'
-import type { ConversationDetail, ConversationMessage, ConversationPage, ConversationSummary } from '@/lib/domain/agents'
+import type { ConversationDetail, ConversationMessage, ConversationSummary, SourcesVisibility } from '@/lib/domain/agents'
 import type { AnswerSource } from '@/lib/domain/answer-events'
 import type { TenantContext } from '@/lib/domain/tenant'
 import { NotFound, Unauthorized } from '@/lib/http/errors'
-import { afterCursor, decodePageCursor, encodePageCursor } from '@/lib/http/page-cursor'
 import { findAgent } from './agents'
+import { sourcesVisibilityFor, visibleSources } from './appearance'
 
 // Conversations as callers read them (lib/domain/agents.ts): an agent's, the organization's (newest first, a page at
 // a time), and one with its messages, which a public agent's conversation shows to anyone holding its id.
@@ -28,8 +28,8 @@ const fromOf = (role: 'user' | 'assistant') => (role === 'user' ? 'human' : 'age
 
 /** What every view of a conversation shows of it. */
 function conversationFields(c: ConversationRow, messageCount: number) {
-  const { id, agentId, visitorId, channel, title } = c
-  return { id, agentId, visitorId, channel, title, messageCount, createdAt: c.createdAt.toISOString(), updatedAt: c.updatedAt.toISOString() }
+  const { id, agentId, visitorId, verifiedVisitorId, channel, title } = c
+  return { id, agentId, visitorId, verifiedVisitorId, channel, title, messageCount, createdAt: c.createdAt.toISOString(), updatedAt: c.updatedAt.toISOString() }
 }
 
 function toSummary(c: SummaryRow): ConversationSummary {
@@ -53,24 +53,6 @@ export async function listConversations(ctx: TenantContext, agentId: string, lim
   return conversations.map(toSummary)
 }
 
-/** The organization's conversations (of one agent when `agentId` is given), newest first, a page at a time. */
-export async function listOrganizationConversations(
-  ctx: TenantContext,
-  query: { limit: number; cursor?: string; agentId?: string },
-): Promise<ConversationPage> {
-  const prisma = await getPrisma()
-  const where: Prisma.ConversationWhereInput = { organizationId: ctx.organizationId, ...(query.agentId ? { agentId: query.agentId } : {}) }
-  const after = query.cursor ? decodePageCursor(query.cursor) : null
-  const rows = await prisma.conversation.findMany({
-    where: after ? { AND: [where, afterCursor(after)] } : where,
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    take: query.limit + 1,
-    include: SUMMARY_INCLUDE,
-  })
-  const page = rows.slice(0, query.limit)
-  return { items: page.map(toSummary), nextCursor: rows.length > query.limit ? encodePageCursor(page[page.length - 1]) : null }
-}
-
 /**
  * A conversation with its messages, for a caller of its organization; or, when its agent is public and
  * PUBLIC_CONVERSATION_READ is on, for anyone (Chaindesk's widget reloads its history without a key: the id, random
@@ -79,7 +61,7 @@ export async function listOrganizationConversations(
  */
 export async function getConversation(ctx: TenantContext | null, id: string, chaindeskCursor?: string): Promise<ConversationDetail> {
   const prisma = await getPrisma()
-  const c = await prisma.conversation.findUnique({ where: { id }, include: { agent: { select: { visibility: true } } } })
+  const c = await prisma.conversation.findUnique({ where: { id }, include: { agent: { select: { visibility: true, appearance: true } } } })
   const member = c !== null && c.organizationId === ctx?.organizationId
   const readable = member || (c?.agent.visibility === 'public' && config().PUBLIC_CONVERSATION_READ)
   if (!c || !readable) {
@@ -97,20 +79,24 @@ export async function getConversation(ctx: TenantContext | null, id: string, cha
     ...conversationFields(c, count),
     isAiEnabled: true,
     status: 'UNRESOLVED',
-    messages: messages.map(toMessage),
+    // a visitor sees the sources the agent shows (issue 14)
+    messages: messages.map(m => toMessage(m, sourcesVisibilityFor(member, c.agent.appearance))),
   }
 }
 
-function toMessage(m: Prisma.MessageGetPayload<object>): ConversationMessage {
+function toMessage(m: Prisma.MessageGetPayload<object>, shown: SourcesVisibility): ConversationMessage {
   return {
     id: m.id,
     role: m.role,
     from: fromOf(m.role),
     text: m.text,
-    sources: Array.isArray(m.sources) ? (m.sources as unknown as AnswerSource[]) : [],
+    sources: visibleSources(Array.isArray(m.sources) ? (m.sources as unknown as AnswerSource[]) : [], shown),
     promptTokens: m.promptTokens,
     completionTokens: m.completionTokens,
     error: m.error,
+    searchQuery: m.searchQuery,
+    topScore: m.topScore,
+    noSources: m.noSources,
     createdAt: m.createdAt.toISOString(),
   }
 }

@@ -152,7 +152,17 @@ export async function recentHistory(conversationId: string, beforeMessageId: str
 
 export async function saveAnswer(
   conversationId: string,
-  answer: { text: string; sources: AnswerSource[]; promptTokens?: number; completionTokens?: number; error?: string },
+  answer: {
+    text: string
+    sources: AnswerSource[]
+    promptTokens?: number
+    completionTokens?: number
+    error?: string
+    // the answer's retrieval (issue 13: lib/agents/retrieval.ts RetrievalRecord)
+    searchQuery?: string | null
+    topScore?: number | null
+    noSources?: boolean
+  },
 ): Promise<string> {
   const prisma = await getPrisma()
   const [message] = await prisma.$transaction([
@@ -165,6 +175,9 @@ export async function saveAnswer(
         promptTokens: answer.promptTokens ?? null,
         completionTokens: answer.completionTokens ?? null,
         error: answer.error ?? null,
+        searchQuery: answer.searchQuery ?? null,
+        topScore: answer.topScore ?? null,
+        noSources: answer.noSources ?? false,
       },
       select: { id: true },
     }),

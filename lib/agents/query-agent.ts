@@ -4,6 +4,8 @@ import type { AgentAccess } from './agent-access'
 import type { AgentQuery } from './agent-schemas'
 import { collectAnswer, runModel } from './model-run'
 import { prepareQuery } from './prepare-query'
+import { sourcesVisibilityFor } from './appearance'
+import { checkQueryVisitor, markVerifiedConversation } from './visitor-signature'
 
 // The query pipeline of spec §4.2 (DESIGN.md §7): the public rate limit, the preparation (which may refuse the
 // query), then the model run, whose events are the stream or, collected, the JSON answer. The edge frames them.
@@ -31,7 +33,12 @@ export function streamEncodingOf(body: Pick<AgentQuery, 'channel' | 'streamEncod
 
 export async function queryAgent(access: AgentAccess, body: AgentQuery, caller: QueryCaller): Promise<AgentReply> {
   if (!access.member) limitPublicQuery(caller.clientAddress, body.visitorId)
-  const prepared = await prepareQuery(access, body, caller.signal)
+  // issue 14: a signed visitor is checked and runs under its verified record; a visitor sees the sources the agent
+  // shows (the stored answer keeps them all)
+  const visitor = await checkQueryVisitor(access, body)
+  const asked = visitor.verified ? { ...body, visitorId: visitor.visitorId } : body
+  const prepared = { ...(await prepareQuery(access, asked, caller.signal)), sourcesVisibility: sourcesVisibilityFor(access.member, access.agent.appearance) }
+  await markVerifiedConversation(prepared.conversationId, visitor)
   if (body.streaming) {
     return { kind: 'stream', events: runModel(prepared, caller.signal, 'as-it-comes'), encoding: streamEncodingOf(body, caller.streamEncoding) }
   }

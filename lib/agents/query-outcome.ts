@@ -1,7 +1,10 @@
+import type { SourcesVisibility } from '@/lib/domain/agents'
 import type { AgentAnswer, AnswerEvent, AnswerSource } from '@/lib/domain/answer-events'
 import { logger } from '@/lib/logger'
 import { recordModelTokens, releaseAgentQuery, type AgentQueryReservation } from '@/lib/usage/agent-queries'
+import { visibleSources } from './appearance'
 import { saveAnswer } from './conversations'
+import type { RetrievalRecord } from './retrieval'
 
 // How a query ends, whichever way it ends (the one settle policy of the query pipeline): an answer is stored with its
 // sources and tokens; a failure is stored as the answer's error with whatever text came before it, and a query the
@@ -18,14 +21,18 @@ export interface OpenedQuery {
   conversationId: string
   visitorId: string
   sources: AnswerSource[]
+  /** The query searched, the best score, whether nothing cleared the floor (issue 13), stored with the answer. */
+  retrieval?: RetrievalRecord
+  /** How much of the sources the caller sees (a visitor of a public agent: the agent's choice); all when unset. */
+  sourcesVisibility?: SourcesVisibility
 }
 
 /** Stores the answer and its tokens: the endpoint_response and done events, or an error event when storing fails. */
 export async function settleAnswer(query: OpenedQuery, text: string, tokens: ModelTokens): Promise<AnswerEvent[]> {
   try {
-    const messageId = await saveAnswer(query.conversationId, { text, sources: query.sources, ...tokens })
+    const messageId = await saveAnswer(query.conversationId, { text, sources: query.sources, ...tokens, ...query.retrieval })
     await recordModelTokens(query.reservation, tokens)
-    const answer: AgentAnswer = { answer: text, conversationId: query.conversationId, visitorId: query.visitorId, sources: query.sources, messageId }
+    const answer: AgentAnswer = { answer: text, conversationId: query.conversationId, visitorId: query.visitorId, sources: visibleSources(query.sources, query.sourcesVisibility ?? 'full'), messageId }
     return [{ type: 'endpoint_response', answer }, { type: 'done' }]
   } catch (error) {
     logger.error('could not store an answer', { conversationId: query.conversationId, error })
@@ -38,13 +45,13 @@ export async function settleAnswer(query: OpenedQuery, text: string, tokens: Mod
  * text was said, or the reply was to be JSON, which a failure replaces with an error).
  */
 export async function settleFailure(
-  query: Pick<OpenedQuery, 'reservation' | 'sources'> & { conversationId?: string },
+  query: Pick<OpenedQuery, 'reservation' | 'sources' | 'retrieval'> & { conversationId?: string },
   text: string,
   reason: string,
   delivered: 'as-it-comes' | 'at-the-end' = 'as-it-comes',
 ): Promise<void> {
   if (query.conversationId) {
-    await saveAnswer(query.conversationId, { text, sources: query.sources, error: reason.slice(0, 500) }).catch(error =>
+    await saveAnswer(query.conversationId, { text, sources: query.sources, ...query.retrieval, error: reason.slice(0, 500) }).catch(error =>
       logger.error('could not store a failed answer', { conversationId: query.conversationId, error }),
     )
   }

@@ -10,6 +10,30 @@ export type AgentVisibility = (typeof AGENT_VISIBILITIES)[number]
 export const PROMPT_TYPES = ['raw', 'customer_support'] as const
 export type PromptType = (typeof PROMPT_TYPES)[number]
 
+/** How much of an answer's sources a visitor of the public chat sees (the agent's organization always sees all). */
+export const SOURCES_VISIBILITIES = ['none', 'titles', 'full'] as const
+export type SourcesVisibility = (typeof SOURCES_VISIBILITIES)[number]
+export const COLOR_SCHEMES = ['light', 'dark'] as const
+export const BUBBLE_POSITIONS = ['bottom-right', 'bottom-left'] as const
+
+/** How the public chat, its iframe and the bubble look and greet (lib/agents/appearance.ts: rules and defaults). */
+export interface AgentAppearance {
+  /** Shown as the chat's name; null: the agent's name. */
+  displayName: string | null
+  /** An https (or data:image) URL of a square picture; null: a bot icon. */
+  avatarUrl: string | null
+  /** "#rrggbb": the launcher, the header and the visitor's messages. */
+  primaryColor: string
+  colorScheme: (typeof COLOR_SCHEMES)[number]
+  bubblePosition: (typeof BUBBLE_POSITIONS)[number]
+  welcomeMessage: string
+  /** Up to 4 questions offered before the first one is asked. */
+  suggestedQuestions: string[]
+  sourcesVisibility: SourcesVisibility
+  /** The browser tab's title of /chat/{id}; null: the display name. */
+  pageTitle: string | null
+}
+
 /** Where a conversation comes from: an API key, the dashboard's playground, the public chat. */
 export type ConversationChannel = 'api' | 'dashboard' | 'website'
 
@@ -26,6 +50,19 @@ export interface AgentResource {
   promptType: PromptType | null
   promptTemplate: string | null
   datastoreIds: string[]
+  appearance: AgentAppearance
+  /** Sites that may embed the public chat and query it from a browser; empty: any site. */
+  allowedDomains: string[]
+  /** Refuse public queries without a valid visitor signature. */
+  requireSignedVisitors: boolean
+  /** The first characters of the visitor signing secret (the secret is shown once); null: none yet. */
+  visitorSecretPrefix: string | null
+  /** Issue 13: rewrite a follow-up into a standalone search query before retrieval. */
+  rewriteQuestions: boolean
+  /** Fragments scoring below it are left out; null: no floor. */
+  minScore: number | null
+  /** What to say when nothing clears the floor (an instruction to the model); null: a built-in one. */
+  noAnswerMessage: string | null
   createdAt: string
   updatedAt: string
 }
@@ -36,12 +73,16 @@ export interface PublicAgentResource {
   name: string
   description: string
   visibility: 'public'
+  appearance: AgentAppearance
+  requireSignedVisitors: boolean
 }
 
 export interface ConversationSummary {
   id: string
   agentId: string
   visitorId: string | null
+  /** The visitor id the embedding site signed (issue 14), when the conversation's visitor was verified. */
+  verifiedVisitorId?: string | null
   channel: ConversationChannel
   title: string | null
   messageCount: number
@@ -61,6 +102,11 @@ export interface ConversationMessage {
   completionTokens: number | null
   /** Set when the model failed to answer. */
   error: string | null
+  /** An answer's retrieval (issue 13): the query searched (a follow-up's standalone rewrite), the best score, and
+   * whether nothing cleared the floor. Null / false on questions. */
+  searchQuery: string | null
+  topScore: number | null
+  noSources: boolean
   createdAt: string
 }
 

@@ -20,6 +20,12 @@ export interface AgentAnswer {
   messageId: string
 }
 
+/**
+ * The one label of an answer that ended before it was complete because it was stopped: by the person (the stop
+ * button) or by a client that went away. Clients show this, not a second wording.
+ */
+export const STOPPED_MESSAGE = 'Stopped before the answer was complete'
+
 export type AnswerEvent =
   /** A piece of the answer's text; the pieces concatenate to the answer. */
   | { type: 'answer'; text: string }

@@ -17,3 +17,6 @@ export const FAILED_STATUSES: readonly DatasourceStatus[] = ['error', 'usage_lim
  * reads this instead of testing types; the kinds registry (lib/ingest/kinds) checks it against each kind's `sync`.
  */
 export const HAS_CHILDREN: Record<DatasourceType, boolean> = { file: false, text: false, web_page: false, web_site: true }
+
+/** Whether a datasource of each type keeps the original it was made from (an uploaded file, an upserted text), to download. */
+export const HAS_ORIGINAL: Record<DatasourceType, boolean> = { file: true, text: true, web_page: false, web_site: false }

@@ -42,6 +42,8 @@ export interface DatasourceResource {
   nbTokens: number
   /** Characters of extracted text at the last synchronisation. */
   textSize: number
+  /** A group's (web site's) number of children (pages); its nbChunks and nbTokens are then their sums. */
+  nbChildren?: number
   /** The readable reason of an `error` or `usage_limit_reached` status, else null. */
   errorMessage: string | null
   lastSynch: string | null
@@ -61,15 +63,20 @@ export interface DatasourcePage {
   total: number
 }
 
+/** A value a metadata filter compares with (JSON equality). */
+export type MetadataValue = string | number | boolean
+
 export interface QueryFilters {
   custom_ids?: string[]
   datasource_ids?: string[]
+  /** Our extension: document metadata key → a value or any of a list of values (equality; an array value contains it). */
+  metadata?: Record<string, MetadataValue | MetadataValue[]>
 }
 
 /** One ranked piece of stored content, as the spec's "datastore query result fragment" plus custom_id and metadata. */
 export interface Fragment {
   text: string
-  /** Higher is better; see README "Scores". */
+  /** Relevance, comparable across queries: the reranker's, else calibrated BM25 and cosine; see README "Scores". */
   score: number
   /** The page URL, else the document's metadata.source, else the datasource's name. */
   source: string
@@ -77,4 +84,27 @@ export interface Fragment {
   datasource_name: string
   custom_id: string | null
   metadata: Record<string, unknown>
+}
+
+/** A chunk as a datasource's view lists it (GET /api/datasources/{id}/chunks). */
+export interface ChunkView {
+  id: string
+  position: number
+  text: string
+  tokens: number
+  /** Where the chunk comes from: page, sheet, slide, title… as the loader recorded it. */
+  metadata: Record<string, unknown>
+}
+
+export interface ChunkPage {
+  items: ChunkView[]
+  /** The position to pass as `after` for the next page; null on the last page. */
+  nextAfter: number | null
+  total: number
+}
+
+/** GET /api/datasources/{id}/text: the stored original's text in sections (pages, slides, sheets…); null without one (web pages). */
+export interface ExtractedText {
+  sections: { text: string; metadata: Record<string, unknown> }[] | null
+  truncated: boolean
 }

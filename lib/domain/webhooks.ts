@@ -19,7 +19,7 @@ export interface WebhookEventData {
   'site.refreshed': DatasourceEventData & { pages: { added: number; changed: number; unchanged: number; removed: number; failed: number } }
   'conversation.created': { conversationId: string; agentId: string; visitorId: string | null; channel: string }
   'message.created': { messageId: string; conversationId: string; agentId: string; role: 'user' | 'assistant'; text: string }
-  /** Declared for the feedback feature (issue 14); nothing emits it yet. */
+  /** A vote on an answer (lib/feedback), a first one or a change; `value` is 'good' or 'bad'. */
   'feedback.created': { feedbackId: string; messageId: string; conversationId: string; value: string }
 }
 

@@ -80,6 +80,7 @@ function operation(op: Operation, path: string, alias: boolean): Json {
       [String(op.status ?? 200)]: success(op),
       ...(op.body || op.query ? { '400': error('Invalid body or parameters (zod issues in details)') } : {}),
       ...(op.auth === 'none' ? {} : { '401': error('Missing or unknown key'), '404': error('Unknown id, or one of another organization') }),
+      ...(op.auth === 'agent' ? { '403': error('A public agent refuses the caller: origin_not_allowed (a site outside its allowed domains) or visitor_not_verified') } : {}),
       ...(op.response === 'answer' ? { '402': error('Usage limit reached'), '429': error('Rate limited (public agents)') } : {}),
     },
   }

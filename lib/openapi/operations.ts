@@ -6,12 +6,15 @@ import {
   AgentQueryBody,
   AgentQueryParams,
   AgentUpdateBody,
-  ConversationListParams,
   ConversationReadParams,
 } from '@/lib/agents/agent-schemas'
+import { DatasourceListQuery } from '@/lib/datastores/content-schemas'
 import { DataberryQueryBody, DataberryQueryParams } from '@/lib/datastores/databerry-query'
-import { DatasourceListParams, DatasourcePatchBody, DatastoreCreateBody, DatastorePatchBody, DatastoreQueryBody, UpsertBody } from '@/lib/datastores/schemas'
+import { DatasourcePatchBody, DatastoreCreateBody, DatastorePatchBody, DatastoreQueryBody, UpsertBody } from '@/lib/datastores/schemas'
 import { DeliveryListParams, WebhookCreateBody, WebhookPatchBody } from '@/lib/webhooks/schemas'
+import { InboxListParams } from '@/lib/inbox/filters'
+import { CONTENT_OPERATIONS, DUPLICATES } from './operations-content'
+import { REVIEW_OPERATIONS } from './operations-review'
 import { arrayOf, page, schemaRef } from './responses'
 
 // Every operation of the API, with the zod schemas its route validates with (lib/openapi/document.ts turns them into
@@ -57,7 +60,7 @@ export const OPERATIONS: Operation[] = [
   {
     method: 'get',
     path: '/api/agents/{id}',
-    summary: 'An agent (a public agent without a key: its name and description)',
+    summary: 'An agent (a public agent without a key: its name, description and public face)',
     tag: 'Agents',
     auth: 'agent',
     response: { oneOf: [schemaRef('Agent'), schemaRef('PublicAgent')] },
@@ -76,8 +79,26 @@ export const OPERATIONS: Operation[] = [
     response: 'answer',
     aliases: ['/agents/{id}/query', '/agents/query/{id}', '/api/agents/query/{id}'],
   },
+  {
+    method: 'post',
+    path: '/api/agents/{id}/visitor-secret',
+    summary: 'A new visitor signing secret (answered this once; the previous one stops verifying)',
+    description: 'The site signs its visitor ids with it: hex HMAC-SHA256 of "<visitorId>.<expires>" (Unix seconds), sent as visitorId, visitorSignature and visitorExpires in the query body.',
+    tag: 'Agents',
+    auth: 'key',
+    response: { type: 'object', properties: { secret: { type: 'string' }, prefix: { type: 'string' } }, required: ['secret', 'prefix'] },
+    status: 201,
+  },
   { method: 'get', path: '/api/agents/{id}/conversations', summary: "The agent's latest conversations", tag: 'Conversations', auth: 'key', query: AgentConversationListParams, response: arrayOf('ConversationSummary') },
-  { method: 'get', path: '/api/conversations', summary: "The organization's conversations, newest first", tag: 'Conversations', auth: 'key', query: ConversationListParams, response: page('ConversationSummary') },
+  {
+    method: 'get',
+    path: '/api/conversations',
+    summary: "The organization's conversations, most recently active first, filtered by agent, channel, dates (started), text, feedback and no/weak sources",
+    tag: 'Conversations',
+    auth: 'key',
+    query: InboxListParams,
+    response: page('ConversationSummary'),
+  },
   {
     method: 'get',
     path: '/api/conversations/{id}',
@@ -92,7 +113,7 @@ export const OPERATIONS: Operation[] = [
   { method: 'get', path: '/api/datastores/{id}', summary: 'A datastore', tag: 'Datastores', auth: 'key', response: schemaRef('Datastore'), aliases: ['/datastores/{id}'] },
   { method: 'patch', path: '/api/datastores/{id}', summary: 'Update a datastore', tag: 'Datastores', auth: 'key', body: DatastorePatchBody, response: schemaRef('Datastore'), aliases: ['/datastores/{id}'] },
   { method: 'delete', path: '/api/datastores/{id}', summary: 'Delete a datastore and its content', tag: 'Datastores', auth: 'key', response: schemaRef('Datastore'), aliases: ['/datastores/{id}'] },
-  { method: 'get', path: '/api/datastores/{id}/datasources', summary: "A datastore's datasources, newest first", tag: 'Datasources', auth: 'key', query: DatasourceListParams, response: page('Datasource') },
+  { method: 'get', path: '/api/datastores/{id}/datasources', summary: "A datastore's datasources, newest first (`topLevel=true`: without a site's pages)", tag: 'Datasources', auth: 'key', query: DatasourceListQuery, response: page('Datasource') },
   {
     method: 'post',
     path: '/api/datastores/{id}/query',
@@ -119,18 +140,19 @@ export const OPERATIONS: Operation[] = [
     method: 'post',
     path: '/api/datastores/upsert/{datastoreId}',
     summary: 'Upsert documents (spec §4.1)',
+    description: 'A new document whose text a datasource of the datastore already holds gets that id in `ids` and is listed in `duplicates` ({index, datasourceId, name}), not indexed again; `?allowDuplicates=true` indexes a copy.',
     tag: 'Datastores',
     auth: 'key',
     body: UpsertBody,
-    response: { type: 'object', properties: { ids: { type: 'array', items: { type: 'string' } } }, required: ['ids'] },
+    response: { type: 'object', properties: { ids: { type: 'array', items: { type: 'string' } }, duplicates: { type: 'array', items: { type: 'object' } } }, required: ['ids'] },
     aliases: ['/datastores/upsert/{datastoreId}'],
   },
-  { method: 'post', path: '/api/datasources', summary: 'Create a datasource (spec §4.5): JSON (web) or multipart (file)', tag: 'Datasources', auth: 'key', body: 'json-or-multipart', response: schemaRef('Datasource'), status: 201, aliases: ['/datasources'] },
+  { method: 'post', path: '/api/datasources', summary: 'Create a datasource (spec §4.5): JSON (web) or multipart (file)', description: DUPLICATES, tag: 'Datasources', auth: 'key', body: 'json-or-multipart', response: schemaRef('Datasource'), status: 201, aliases: ['/datasources'] },
   { method: 'get', path: '/api/datasources/{id}', summary: 'A datasource', tag: 'Datasources', auth: 'key', response: schemaRef('Datasource'), aliases: ['/datasources/{id}'] },
   { method: 'patch', path: '/api/datasources/{id}', summary: "Update a datasource (name, a web source's refresh and crawl rules)", tag: 'Datasources', auth: 'key', body: DatasourcePatchBody, response: schemaRef('Datasource'), aliases: ['/datasources/{id}'] },
   { method: 'delete', path: '/api/datasources/{id}', summary: 'Delete a datasource', tag: 'Datasources', auth: 'key', response: schemaRef('Datasource'), aliases: ['/datasources/{id}'] },
   { method: 'post', path: '/api/datasources/{id}/synch', summary: 'Synchronise a datasource again', tag: 'Datasources', auth: 'key', response: schemaRef('Datasource'), aliases: ['/datasources/{id}/synch'] },
-  { method: 'post', path: '/api/external/datastores/file-upload/{datastoreId}', summary: 'Upload a file (spec §4.6)', tag: 'Datasources', auth: 'key', body: 'multipart', response: schemaRef('Datasource'), status: 201 },
+  { method: 'post', path: '/api/external/datastores/file-upload/{datastoreId}', summary: 'Upload a file (spec §4.6)', description: DUPLICATES, tag: 'Datasources', auth: 'key', body: 'multipart', response: schemaRef('Datasource'), status: 201 },
   { method: 'get', path: '/api/webhooks', summary: "The organization's webhooks", tag: 'Webhooks', auth: 'key', response: { type: 'array', items: { type: 'object' } } },
   { method: 'post', path: '/api/webhooks', summary: 'Create a webhook (answers its signing secret, this once)', tag: 'Webhooks', auth: 'key', body: WebhookCreateBody, response: { type: 'object' }, status: 201 },
   { method: 'get', path: '/api/webhooks/{id}', summary: 'A webhook', tag: 'Webhooks', auth: 'key', response: { type: 'object' } },
@@ -144,4 +166,6 @@ export const OPERATIONS: Operation[] = [
   { method: 'get', path: '/api/usage', summary: "This month's usage and limits", tag: 'Account', auth: 'key', response: { type: 'object' } },
   { method: 'get', path: '/api/health', summary: 'Liveness and database check', tag: 'Service', auth: 'none', response: { type: 'object' } },
   { method: 'get', path: '/api/openapi.json', summary: 'This document', tag: 'Service', auth: 'none', response: { type: 'object' } },
+  ...REVIEW_OPERATIONS,
+  ...CONTENT_OPERATIONS,
 ]

@@ -9,7 +9,7 @@ export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
 export type Method = (typeof METHODS)[number]
 
 /** What a path parameter names: a resource of a tenant, or the catch-all's segments. */
-export type IdKind = 'datastore' | 'datasource' | 'agent' | 'publicAgent' | 'conversation' | 'apiKey' | 'webhook' | 'webhookDelivery' | 'segments'
+export type IdKind = 'datastore' | 'datasource' | 'agent' | 'publicAgent' | 'conversation' | 'message' | 'apiKey' | 'webhook' | 'webhookDelivery' | 'segments'
 
 export interface EndpointSpec {
   file: string
@@ -79,6 +79,7 @@ export const ENDPOINTS: EndpointSpec[] = [
       promptTemplate: '{query}',
     }),
   },
+  { file: 'app/api/agents/[id]/visitor-secret/route.ts', method: 'POST', params: { id: 'agent' }, auth: 'key', body: 'none' },
   { file: 'app/api/agents/[id]/conversations/route.ts', method: 'GET', params: { id: 'agent' }, auth: 'key', body: 'none', query: { limit: '10' } },
   // a public agent's conversation is readable without a key (PUBLIC_CONVERSATION_READ); the world's is a private agent's
   { file: 'app/api/conversations/[id]/route.ts', method: 'GET', params: { id: 'conversation' }, auth: 'key', body: 'none', query: { cursor: '' } },
@@ -152,6 +153,17 @@ export const ENDPOINTS: EndpointSpec[] = [
   { file: 'app/api/datasources/[id]/route.ts', method: 'PATCH', params: { id: 'datasource' }, auth: 'key', body: 'json', valid: () => ({ name: 'Renamed doc' }) },
   { file: 'app/api/datasources/[id]/route.ts', method: 'DELETE', params: { id: 'datasource' }, auth: 'key', body: 'none', destructive: true },
   { file: 'app/api/datasources/[id]/synch/route.ts', method: 'POST', params: { id: 'datasource' }, auth: 'key', body: 'none' },
+  { file: 'app/api/datasources/[id]/chunks/route.ts', method: 'GET', params: { id: 'datasource' }, auth: 'key', body: 'none', query: { limit: '10', after: '0' } },
+  { file: 'app/api/datasources/[id]/text/route.ts', method: 'GET', params: { id: 'datasource' }, auth: 'key', body: 'none' },
+  { file: 'app/api/datasources/[id]/original/route.ts', method: 'GET', params: { id: 'datasource' }, auth: 'key', body: 'none' },
+  {
+    file: 'app/api/datastores/[id]/datasources/bulk/route.ts',
+    method: 'POST',
+    params: { id: 'datastore' },
+    auth: 'key',
+    body: 'json',
+    valid: w => ({ action: 'synch', ids: [w.datasourceId] }),
+  },
   {
     file: 'app/api/external/datastores/file-upload/[datastoreId]/route.ts',
     method: 'POST',
@@ -169,6 +181,36 @@ export const ENDPOINTS: EndpointSpec[] = [
   { file: 'app/api/webhooks/[id]/deliveries/route.ts', method: 'GET', params: { id: 'webhook' }, auth: 'key', body: 'none', query: { limit: '10' } },
   { file: 'app/api/webhooks/deliveries/[id]/resend/route.ts', method: 'POST', params: { id: 'webhookDelivery' }, auth: 'key', body: 'none' },
   { file: 'app/api/usage/route.ts', method: 'GET', params: {}, auth: 'key', body: 'none' },
+  // votes, the inbox, the gap queue, usage per day (issues 14.6 and 15); the world's agent is private
+  {
+    file: 'app/api/conversations/[id]/messages/[messageId]/feedback/route.ts',
+    method: 'POST',
+    params: { id: 'conversation', messageId: 'message' },
+    auth: 'key',
+    body: 'json',
+    valid: w => ({ vote: 'bad', comment: 'Not what I asked', visitorId: w.visitorId }),
+  },
+  { file: 'app/api/conversations/eval-answer/route.ts', method: 'POST', params: {}, auth: 'key', body: 'json', valid: w => ({ messageId: w.answerId, eval: 'good' }) },
+  { file: 'app/api/conversations/[id]/messages/route.ts', method: 'GET', params: { id: 'conversation' }, auth: 'key', body: 'none' },
+  {
+    file: 'app/api/conversations/export/route.ts',
+    method: 'GET',
+    params: {},
+    auth: 'key',
+    body: 'none',
+    query: { format: 'csv', channel: 'api', q: 'question', feedback: 'none', sources: 'weak', from: '2020-01-01', to: '2030-12-31', agentId: 'x' },
+  },
+  { file: 'app/api/gaps/route.ts', method: 'GET', params: {}, auth: 'key', body: 'none', query: { agentId: 'x', limit: '10' } },
+  { file: 'app/api/gaps/dismiss/route.ts', method: 'POST', params: {}, auth: 'key', body: 'json', valid: w => ({ messageIds: [w.answerId] }) },
+  {
+    file: 'app/api/gaps/answer/route.ts',
+    method: 'POST',
+    params: {},
+    auth: 'key',
+    body: 'json',
+    valid: w => ({ messageIds: [w.answerId], datastoreId: w.datastoreId, question: 'What is the warranty?', answer: 'Two years.' }),
+  },
+  { file: 'app/api/usage/daily/route.ts', method: 'GET', params: {}, auth: 'key', body: 'none', query: { days: '7', agentId: 'x', channel: 'website' } },
 ]
 
 const ROOT = path.resolve(import.meta.dirname, '../../..')

@@ -12,6 +12,8 @@ import { freshResource, type TenantWorld } from './world'
 export interface Answer {
   status: number
   contentType: string
+  /** Content-Disposition: an attachment is a download (GET /api/datasources/{id}/original), any bytes. */
+  disposition?: string
   text: string
   json: any
   ms: number
@@ -32,6 +34,7 @@ const FIELD: Record<Exclude<IdKind, 'segments'>, keyof TenantWorld> = {
   agent: 'agentId',
   publicAgent: 'publicAgentId',
   conversation: 'conversationId',
+  message: 'answerId',
   apiKey: 'spareKeyId',
   webhook: 'webhookId',
   webhookDelivery: 'webhookDeliveryId',
@@ -42,7 +45,7 @@ async function resolveId(kind: IdKind, choice: IdChoice, spec: EndpointSpec, own
   if (kind === 'segments') return ['nothing', 'here']
   if (choice.tag === 'missing') return `cm${randomBytes(11).toString('hex')}`
   if (choice.tag === 'other') return other[FIELD[kind]] as string
-  if (spec.destructive && kind !== 'publicAgent' && kind !== 'conversation' && kind !== 'webhookDelivery') return freshResource(own, kind)
+  if (spec.destructive && kind !== 'publicAgent' && kind !== 'conversation' && kind !== 'message' && kind !== 'webhookDelivery') return freshResource(own, kind)
   return own[FIELD[kind]] as string
 }
 
@@ -91,7 +94,7 @@ export async function send(spec: EndpointSpec, probe: Probe, params: Record<stri
   try {
     json = text ? JSON.parse(text) : undefined
   } catch {}
-  return { answer: { status: res.status, contentType: res.headers.get('content-type') ?? '', text, json, ms: performance.now() - started }, url }
+  return { answer: { status: res.status, contentType: res.headers.get('content-type') ?? '', disposition: res.headers.get('content-disposition') ?? undefined, text, json, ms: performance.now() - started }, url }
 }
 
 export function record(spec: Pick<EndpointSpec, 'file' | 'method'>, answer: Answer, label: string) {
@@ -122,6 +125,13 @@ export async function probeEndpoint(spec: EndpointSpec, probe: Probe, own: Tenan
   } else if (answer.contentType.startsWith('text/event-stream')) {
     const ends = parseSse(answer.text).events.some(e => e.type === 'done' || e.type === 'error')
     if (!ends) throw new Error(`an event stream without [DONE] or [ERROR]: ${where}`)
+  } else if (answer.contentType.startsWith('application/x-ndjson')) {
+    // an export (GET /api/conversations/export): one JSON value per line
+    for (const line of answer.text.split('\n').filter(Boolean)) JSON.parse(line)
+  } else if (answer.disposition?.startsWith('attachment')) {
+    // a download: the stored original, as uploaded
+  } else if (answer.contentType.startsWith('text/csv')) {
+    if (!answer.text.includes(',')) throw new Error(`a CSV without its header: ${where}`)
   } else if (answer.json === undefined) {
     throw new Error(`a ${answer.status} that is not JSON: ${where}`)
   }

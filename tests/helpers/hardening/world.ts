@@ -1,4 +1,5 @@
 import { createApiKey, revokeApiKey } from '@/lib/auth/api-keys'
+import { getBlobStore, originalKey } from '@/lib/db/blob-store'
 import { getPrisma } from '@/lib/db/client'
 import { createTenant, type TestTenant } from '../tenants'
 
@@ -14,6 +15,8 @@ export interface TenantWorld extends TestTenant {
   /** A public agent (answers any caller on /query; shows name and description on GET). */
   publicAgentId: string
   conversationId: string
+  /** The assistant message (the answer) of that conversation. */
+  answerId: string
   visitorId: string
   /** A second API key of the organization, not used to authenticate (revoking it leaves the tenant working). */
   spareKeyId: string
@@ -35,6 +38,8 @@ export async function createTenantWorld(label: string, marker = `${label}-${++n}
   const ds = await prisma.datasource.create({
     data: { organizationId, datastoreId: store.id, type: 'text', name: `${marker} doc`, status: 'synched', customId: `${marker}-cid`, metadata: { source: marker } },
   })
+  // its original, as an upsert stores it (GET /api/datasources/{id}/original and /text read it)
+  await (await getBlobStore()).put(originalKey(ds.id), new TextEncoder().encode(`${marker} text`), 'text/plain; charset=utf-8')
   const agentData = { organizationId, description: `${marker} agent`, systemPrompt: `${marker} system prompt`, datastores: { create: [{ datastoreId: store.id }] } }
   const agent = await prisma.agent.create({ data: { ...agentData, name: `${marker} agent` } })
   const publicAgent = await prisma.agent.create({ data: { ...agentData, name: `${marker} public agent`, visibility: 'public' } })
@@ -43,7 +48,7 @@ export async function createTenantWorld(label: string, marker = `${label}-${++n}
     data: { organizationId, agentId: agent.id, visitorId: visitor.id, channel: 'api', title: `${marker} question` },
   })
   await prisma.message.create({ data: { conversationId: conversation.id, role: 'user', text: `${marker} question` } })
-  await prisma.message.create({ data: { conversationId: conversation.id, role: 'assistant', text: `${marker} answer`, sources: [] } })
+  const answer = await prisma.message.create({ data: { conversationId: conversation.id, role: 'assistant', text: `${marker} answer`, sources: [] } })
   const spare = await createApiKey(tenant.ctx, `${marker} spare key`)
   const revoked = await createApiKey(tenant.ctx, `${marker} revoked key`)
   await revokeApiKey(tenant.ctx, revoked.apiKey.id)
@@ -60,6 +65,7 @@ export async function createTenantWorld(label: string, marker = `${label}-${++n}
     agentId: agent.id,
     publicAgentId: publicAgent.id,
     conversationId: conversation.id,
+    answerId: answer.id,
     visitorId: visitor.id,
     spareKeyId: spare.apiKey.id,
     revokedKey: revoked.secret,

@@ -4,13 +4,14 @@ import { AgentDeleteBody, AgentUpdateBody } from '@/lib/agents/agent-schemas'
 import { deleteAgent, updateAgent } from '@/lib/agents/agents'
 import { authenticate, identify } from '@/lib/auth/tenant'
 import { parseId, parseJson, parseOptionalJson } from '@/lib/http/body'
+import { requestSite } from '@/lib/http/cors'
 import { routes } from '@/lib/http/route'
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes({
   // the agent's organization sees the whole resource; anyone sees a public agent's name and description (chat page)
   GET: async (req, { params }) => {
     const id = await parseId(params)
-    const access = await resolveAgentAccess(await identify(req), id)
+    const access = await resolveAgentAccess(await identify(req), id, requestSite(req))
     return Response.json(access.member ? toAgentResource(access.agent) : toPublicAgentResource(access.agent))
   },
   PATCH: async (req, { params }) => {

@@ -3,6 +3,7 @@ import { AgentQueryBody, AgentQueryParams } from '@/lib/agents/agent-schemas'
 import { queryAgent } from '@/lib/agents/query-agent'
 import { identify } from '@/lib/auth/tenant'
 import { parseId, parseJson, parseSearchParams } from '@/lib/http/body'
+import { requestSite } from '@/lib/http/cors'
 import { clientAddress, routes } from '@/lib/http/route'
 import { sseResponse } from '@/lib/http/sse'
 
@@ -11,7 +12,7 @@ export const { GET, POST, PUT, PATCH, DELETE } = routes({
   POST: async (req, { params }) => {
     const id = await parseId(params)
     const { streamEncoding } = parseSearchParams(req, AgentQueryParams)
-    const access = await resolveAgentAccess(await identify(req), id)
+    const access = await resolveAgentAccess(await identify(req), id, requestSite(req))
     const body = await parseJson(req, AgentQueryBody)
     // the client goes away when its request is aborted, or when it cancels the event stream
     const cancelled = new AbortController()
