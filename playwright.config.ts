@@ -25,6 +25,12 @@ export default defineConfig({
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     },
   },
+  // The rate-limit spec uses up this minute's public-query allowance of the machine's address: it runs in its own
+  // project after every other spec (which ask public agents), never by file order.
+  projects: [
+    { name: 'main', testIgnore: /rate-limit\.spec\.ts$/ },
+    { name: 'rate-limit', testMatch: /rate-limit\.spec\.ts$/, dependencies: ['main'] },
+  ],
   webServer: [
     {
       command: `node e2e/support/fake-openai-server.mjs ${FAKE_MODEL_PORT}`,

@@ -1,7 +1,8 @@
 import { expect, test } from '@playwright/test'
 import { createAgent } from './support/dashboard'
 
-// Runs last (file order): it uses up this minute's public-query allowance of the test machine's address.
+// Runs last (its own project in playwright.config.ts): it uses up this minute's public-query allowance of the test
+// machine's address.
 test('a caller cannot escape the public rate limit by sending its own X-Forwarded-For', async ({ request }) => {
   const agent = await createAgent(request, { visibility: 'public' })
   const statuses: number[] = []

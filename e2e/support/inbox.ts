@@ -25,10 +25,13 @@ export async function vote(request: APIRequestContext, a: { conversationId: stri
   expect(res.status(), await res.text()).toBeLessThan(300)
 }
 
-/** The page is no wider than the viewport (no sideways scrolling). */
+/**
+ * The page is no wider than the viewport (no sideways scrolling), once layout has settled: after a viewport change,
+ * charts (ResizeObserver) re-measure asynchronously, so this waits for the state rather than reading it once.
+ */
 export async function expectNoSidewaysScroll(page: Page) {
-  const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }))
-  expect(scroll, `page is ${scroll}px wide in a ${client}px viewport`).toBeLessThanOrEqual(client)
+  const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+  await expect.poll(overflow, { message: 'the page scrolls sideways (px wider than the viewport)', timeout: 10_000 }).toBeLessThanOrEqual(0)
 }
 
 export async function seriousViolations(page: Page) {
