@@ -87,9 +87,9 @@ export async function textStatistics(sql: Tx, scope: Scope, query: string): Prom
  * In single precision (real): on PGlite every double-precision result is a memory allocation, and a query scores
  * thousands of terms × candidates; 7 significant digits are plenty for a ranking.
  */
-function scoreSql(stats: TextStatistics, firstParam: number): string {
+function scoreSql(stats: TextStatistics, terms: QueryTerm[], firstParam: number): string {
   const norm = `(${BM25_K1 * (1 - BM25_B)}::real + ${(BM25_K1 * BM25_B) / stats.averageLength}::real * c."tsvLength"::real)`
-  return stats.terms
+  return terms
     .map((t, i) => `COALESCE(${t.idf * (BM25_K1 + 1)}::real / (1::real + ${norm} / NULLIF(search_term_frequency(c.tsv, $${firstParam + i}::tsquery), 0)), 0::real)`)
     .join(' + ')
 }
@@ -106,10 +106,12 @@ async function rankCandidates(tx: Tx, scope: Scope, stats: TextStatistics, fetch
     params.push(lexemeQuery(seen.map(t => t.lexeme), '|'))
     exclude = `AND NOT c.tsv @@ $${params.length}::tsquery`
   }
+  // a candidate holds none of the terms seen (excluded above): they add nothing to its score
+  const scored = stats.terms.filter(t => !seen.includes(t))
   const first = params.length + 1
-  params.push(...stats.terms.map(t => lexemeQuery([t.lexeme], '|')))
+  params.push(...scored.map(t => lexemeQuery([t.lexeme], '|')))
   const rows = await tx.query<{ id: string; score: number }>(
-    `SELECT c.id, (${scoreSql(stats, first)})::float8 AS score FROM "Chunk" c
+    `SELECT c.id, (${scoreSql(stats, scored, first)})::float8 AS score FROM "Chunk" c
      WHERE c.tsv @@ $${fetchParam}::tsquery ${exclude} AND ${scope.clause}
      ORDER BY score DESC, c.id COLLATE "C" LIMIT ${limit}`,
     params,
@@ -126,9 +128,10 @@ export function byScore(a: RankedChunk, b: RankedChunk): number {
  * The exact top `limit` chunks by BM25, without scoring every chunk that shares a word with the question (MaxScore,
  * Turtle & Flood 1995). Terms are fetched rarest first, a few at a time (FULLTEXT_ROUND_BUDGET chunks); after each
  * round, θ is the limit-th best score so far, and the commonest terms whose upper bounds together stay below θ are
- * never fetched: a chunk holding only those cannot enter the top. Chunks fetched are scored on every term. Once the
- * chunks still able to reach θ must hold several of the remaining terms together, one last statement asks the index
- * for exactly those (lib/search/bm25-candidates.ts) instead of every chunk holding any of them.
+ * never fetched: a chunk holding only those cannot enter the top. Chunks fetched are scored on every term they may
+ * hold (a round excludes the chunks of earlier rounds, so it skips their terms). Once the chunks still able to reach
+ * θ must hold several of the remaining terms together, one last statement asks the index for exactly those
+ * (lib/search/bm25-candidates.ts) instead of every chunk holding any of them.
  */
 export async function rankByBm25(tx: Tx, scope: Scope, stats: TextStatistics, limit: number, budget = FULLTEXT_ROUND_BUDGET): Promise<RankedChunk[]> {
   const { terms } = stats
@@ -172,15 +175,36 @@ export async function fulltextRanking(sql: SqlDriver, scope: Scope, query: strin
   return (await fulltextRankingWithCeiling(sql, scope, query, limit)).ranking
 }
 
-/** fulltextRanking, with the question's BM25 ceiling (0 when none of its words is known). */
-export async function fulltextRankingWithCeiling(sql: SqlDriver, scope: Scope, query: string, limit: number): Promise<{ ranking: RankedChunk[]; ceiling: number }> {
-  if (limit <= 0 || !query.trim()) return { ranking: [], ceiling: 0 }
+export interface FulltextResult {
+  ranking: RankedChunk[]
+  /** The question's BM25 ceiling (0 when none of its words is known). */
+  ceiling: number
+  /** The question's terms and statistics, to score other chunks on the same scale (bm25Scores). */
+  stats: TextStatistics | null
+}
+
+/** fulltextRanking, with the question's BM25 ceiling and statistics. */
+export async function fulltextRankingWithCeiling(sql: SqlDriver, scope: Scope, query: string, limit: number): Promise<FulltextResult> {
+  if (limit <= 0 || !query.trim()) return { ranking: [], ceiling: 0, stats: null }
   return sql.transaction(async tx => {
     const stats = await textStatistics(tx, scope, query)
-    if (stats.terms.length === 0) return { ranking: [], ceiling: 0 }
+    if (stats.terms.length === 0) return { ranking: [], ceiling: 0, stats }
     // no sequential scan: the planner, without statistics for tsvector (nothing runs ANALYZE on PGlite), may
     // prefer reading every chunk of the table; the GIN index must find the candidates
     await tx.exec('SET LOCAL enable_seqscan = off')
-    return { ranking: await rankByBm25(tx, scope, stats, limit), ceiling: bm25Ceiling(stats) }
+    return { ranking: await rankByBm25(tx, scope, stats, limit), ceiling: bm25Ceiling(stats), stats }
   })
+}
+
+/**
+ * The BM25 scores of the given chunks (found by another ranking, so already in scope) for the question of `stats`,
+ * on the same scale as its ranking; chunks holding none of its words are left out (their score is 0).
+ */
+export async function bm25Scores(sql: Tx, stats: TextStatistics | null, ids: string[]): Promise<RankedChunk[]> {
+  if (!stats || stats.terms.length === 0 || ids.length === 0) return []
+  const rows = await sql.query<{ id: string; score: number }>(
+    `SELECT c.id, (${scoreSql(stats, stats.terms, 2)})::float8 AS score FROM "Chunk" c WHERE c.id = ANY($1::text[])`,
+    [ids, ...stats.terms.map(t => lexemeQuery([t.lexeme], '|'))],
+  )
+  return rows.map(r => ({ id: r.id, score: Number(r.score) })).filter(r => r.score > 0).sort(byScore)
 }
