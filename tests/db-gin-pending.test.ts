@@ -1,0 +1,72 @@
+// New entries of the full-text GIN index wait in its pending list (up to 4 MB), which every search reads whole until
+// it is merged into the index's tree. PostgreSQL's autovacuum merges it; the embedded database has none, so its own
+// process does (lib/db/auto-analyze.ts). Seen from a search: the pages its index scan reads.
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { getDatabase, openPglite } from '@/lib/db/client'
+import { mergeGinPendingLists } from '@/lib/db/auto-analyze'
+import type { SqlDriver } from '@/lib/db/sql-driver'
+
+const CHUNKS = 400
+
+/** Chunks of varied words in a new datastore (the GIN index of "Chunk" takes them into its pending list). */
+async function writeChunks(sql: SqlDriver, prefix: string): Promise<void> {
+  await sql.exec(`INSERT INTO "Organization" (id, name, "updatedAt") VALUES ('${prefix}o', 'o', now());
+    INSERT INTO "Datastore" (id, "organizationId", name, "updatedAt") VALUES ('${prefix}s', '${prefix}o', 's', now());
+    INSERT INTO "Datasource" (id, "organizationId", "datastoreId", type, name, "updatedAt") VALUES ('${prefix}d', '${prefix}o', '${prefix}s', 'text', 'd', now());
+    INSERT INTO "Chunk" (id, "organizationId", "datastoreId", "datasourceId", position, text, tokens)
+      SELECT '${prefix}c' || g, '${prefix}o', '${prefix}s', '${prefix}d', g,
+             (SELECT string_agg('word' || ((g * 7919 + k * 104729) % 5000), ' ') FROM generate_series(1, 120) k) || ' zebra' || g, 120
+      FROM generate_series(1, ${CHUNKS}) g;`)
+}
+
+/** Pages the GIN index scan of one full-text search touches. */
+async function indexPages(sql: SqlDriver, prefix: string): Promise<number> {
+  const [row] = await sql.transaction(async tx => {
+    await tx.exec('SET LOCAL enable_seqscan = off')
+    return tx.query<{ 'QUERY PLAN': unknown }>(
+      `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT id FROM "Chunk" WHERE tsv @@ to_tsquery('simple', 'zebra7') AND "datastoreId" || '' = '${prefix}s'`,
+    )
+  })
+  const plans = row['QUERY PLAN'] as { Plan: PlanNode }[]
+  const scan = findNode(plans[0].Plan, 'Bitmap Index Scan')
+  expect(scan, 'the search uses the GIN index').toBeDefined()
+  return (scan!['Shared Hit Blocks'] ?? 0) + (scan!['Shared Read Blocks'] ?? 0)
+}
+
+type PlanNode = { 'Node Type': string; 'Shared Hit Blocks'?: number; 'Shared Read Blocks'?: number; Plans?: PlanNode[] }
+const findNode = (node: PlanNode, type: string): PlanNode | undefined =>
+  node['Node Type'] === type ? node : node.Plans?.map(child => findNode(child, type)).find(Boolean)
+
+describe('the full-text index pending list', () => {
+  test('merged, a search reads a few index pages instead of the whole list', async () => {
+    const { sql } = await getDatabase()
+    await writeChunks(sql, 'p')
+    const before = await indexPages(sql, 'p')
+    expect(before).toBeGreaterThan(20) // 400 chunks of 120 words wait in the pending list
+    expect(await mergeGinPendingLists(sql)).toBeGreaterThan(0)
+    const after = await indexPages(sql, 'p')
+    expect(after).toBeLessThan(10)
+    expect(await mergeGinPendingLists(sql)).toBe(0) // nothing left: the next check costs a metapage read
+    const [{ n }] = await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Chunk" WHERE tsv @@ to_tsquery('simple', 'zebra7') AND "datastoreId" = 'ps'`)
+    expect(n).toBe(1) // the merged entries still find their chunk
+  })
+
+  test('the embedded database merges it itself, without any step from outside', { timeout: 120_000 }, async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ads-gin-'))
+    const db = await openPglite(dir)
+    try {
+      await writeChunks(db.sql, 'e')
+      expect(await indexPages(db.sql, 'e')).toBeGreaterThan(20)
+      // its maintenance runs 2 s after opening and every 15 s: wait for the state, generously
+      const deadline = Date.now() + 90_000
+      while ((await indexPages(db.sql, 'e')) >= 10 && Date.now() < deadline) await new Promise(r => setTimeout(r, 500))
+      expect(await indexPages(db.sql, 'e')).toBeLessThan(10)
+    } finally {
+      await db.close()
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
