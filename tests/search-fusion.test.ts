@@ -6,7 +6,9 @@ import { embedText } from '@/e2e/support/fake-openai-server.mjs'
 import { getDatabase, getPrisma } from '@/lib/db/client'
 import { newId } from '@/lib/datastores/ids'
 import { toVectorLiteral } from '@/lib/embeddings/provider'
+import { fulltextRankingWithCeiling } from '@/lib/search/fulltext'
 import { hybridSearch } from '@/lib/search/hybrid-search'
+import { scopeOf } from '@/lib/search/scope'
 import { useFakeEmbeddings } from './helpers/fake-embeddings'
 import { createTenant } from './helpers/tenants'
 
@@ -59,5 +61,40 @@ describe('hybrid fusion on multi-chunk documents', () => {
       if (first?.datasource_id !== answers.get(question)) misses.push(`${question} → ${first?.datasource_name}`)
     }
     expect(misses).toEqual([])
+  })
+
+  test('every candidate is scored on both sides: one outside the full-text top K keeps its BM25 in the fusion', async () => {
+    const tenant = await createTenant()
+    const prisma = await getPrisma()
+    const { sql } = await getDatabase()
+    const organizationId = tenant.ctx.organizationId
+    const store = await prisma.datastore.create({ data: { organizationId, name: 'kettles' } })
+    const ds = await prisma.datasource.create({ data: { organizationId, datastoreId: store.id, type: 'text', name: 'notes', status: 'synched', nbChunks: 3 } })
+    const question = 'kettle warranty years'
+    const asked = embedText(question, DIMENSIONS)
+    // by words "Kettle warranty…" is first, but its embedding is the question's opposite; "The kettle is blue." holds
+    // one word of the question and has the question's own embedding
+    const chunks: [string, number[]][] = [
+      ['Kettle warranty: two years, kettle warranty years kept.', asked.map((x: number) => -x)],
+      ['The kettle is blue.', asked],
+      ['Toaster crumbs tray.', embedText('Toaster crumbs tray.', DIMENSIONS)],
+    ]
+    for (const [position, [text, embedding]] of chunks.entries()) {
+      await sql.query(
+        `INSERT INTO "Chunk" (id, "organizationId", "datastoreId", "datasourceId", position, text, tokens, embedding) VALUES ($1, $2, $3, $4, $5, $6, 20, $7::vector)`,
+        [newId(), organizationId, store.id, ds.id, position, text, toVectorLiteral(embedding)],
+      )
+    }
+    const input = { organizationId, datastoreIds: [store.id], query: question }
+    const exact = await fulltextRankingWithCeiling(sql, scopeOf(input, { datastoreIndex: false }), question, 10)
+    expect(exact.ranking).toHaveLength(2)
+    const blueBm25 = exact.ranking[1].score
+    expect(blueBm25).toBeGreaterThan(0)
+    // topK 1: the full-text ranking contributes its first chunk only; "blue" comes from the vector ranking, and is
+    // scored by words too: 0.5 · its BM25 over the question's ceiling + 0.5 · cosine 1 (not 0.5 · 0 + 0.5)
+    const [first] = await hybridSearch({ ...input, topK: 1 })
+    expect(first.text).toBe('The kettle is blue.')
+    expect(first.score).toBeCloseTo(0.5 * Math.min(1, blueBm25 / exact.ceiling) + 0.5, 3)
+    expect(first.score).toBeGreaterThan(0.55)
   })
 })

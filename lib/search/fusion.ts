@@ -19,7 +19,8 @@ function minMax(ranking: RankedChunk[]): Map<string, number> {
 /**
  * Fusion of the full-text (BM25) and vector (cosine) rankings by a convex combination of their normalised scores:
  * TEXT_WEIGHT · bm25 / best bm25 + (1 - TEXT_WEIGHT) · min-max(cosine), a chunk absent from a ranking counting 0
- * there (Bruch, Gai & Ingber, "An Analysis of Fusion Functions for Hybrid Retrieval", ACM TOIS 2023: it beats
+ * there (hybridSearch completes both rankings first, so absent means a score of 0: no word of the question, or no
+ * embedding) (Bruch, Gai & Ingber, "An Analysis of Fusion Functions for Hybrid Retrieval", ACM TOIS 2023: it beats
  * reciprocal rank fusion, which throws the scores away). Unlike rank fusion, a chunk far ahead by words stays ahead
  * of one ranked moderately well by both (tests/search-fusion.test.ts: multi-chunk documents). Without a vector
  * ranking, the BM25 ranking alone. Scores are in [0, 1], 1 for first place in both; rounded to 6 decimals.

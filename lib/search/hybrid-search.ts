@@ -5,7 +5,7 @@ import { toVectorBinary } from '@/lib/db/vector-binary'
 import { ensureVectorIndex } from '@/lib/db/vector-index'
 import { embeddingsProvider } from '@/lib/embeddings/provider'
 import { fuseRankings } from './fusion'
-import { fulltextRankingWithCeiling, type RankedChunk } from './fulltext'
+import { bm25Scores, byScore, fulltextRankingWithCeiling, type FulltextResult, type RankedChunk } from './fulltext'
 import { readFragments } from './fragments'
 import { relevanceScores } from './relevance'
 import { rerankerSettings, rerankFragments } from './rerank'
@@ -84,6 +84,36 @@ export async function vectorSearch(input: Omit<HybridSearchInput, 'query' | 'top
   return (await vectorRanking(sql, scopeOf(input), embedding, limit)).map(r => r.id)
 }
 
+/** The cosine similarities to the question of the given chunks (in scope: found by the other ranking), when embedded at its size. */
+async function cosineScores(sql: SqlDriver, embedding: number[], ids: string[]): Promise<RankedChunk[]> {
+  if (ids.length === 0) return []
+  const d = embedding.length
+  const rows = await sql.query<{ id: string; distance: number }>(
+    `SELECT c.id, c."embedding"::vector(${d}) <=> $2::vector(${d}) AS distance FROM "Chunk" c
+     WHERE c.id = ANY($1::text[]) AND vector_dims(c."embedding") = ${d}`,
+    [ids, toVectorBinary(embedding)],
+  )
+  return rows.map(r => ({ id: r.id, score: 1 - Number(r.distance) })).sort(byScore)
+}
+
+/**
+ * Each ranking's candidates scored by the other too: a chunk among the nearest by meaning gets its BM25 score, one
+ * among the best by words its cosine similarity, so that the fusion compares every candidate on both (instead of
+ * counting 0 where a chunk missed the other ranking's cut). Two lookups by id.
+ */
+async function completeScores(sql: SqlDriver, words: FulltextResult, meaning: { embedding: number[]; ranking: RankedChunk[] }) {
+  const inWords = new Set(words.ranking.map(r => r.id))
+  const inMeaning = new Set(meaning.ranking.map(r => r.id))
+  const [moreWords, moreMeaning] = await Promise.all([
+    bm25Scores(sql, words.stats, meaning.ranking.filter(r => !inWords.has(r.id)).map(r => r.id)),
+    cosineScores(sql, meaning.embedding, words.ranking.filter(r => !inMeaning.has(r.id)).map(r => r.id)),
+  ])
+  return {
+    words: { ...words, ranking: [...words.ranking, ...moreWords].sort(byScore) },
+    meaning: [...meaning.ranking, ...moreMeaning].sort(byScore),
+  }
+}
+
 /** The size of the candidate pool each ranking contributes for `topK` results. */
 export function poolSize(topK: number): number {
   return Math.min(MAX_POOL, Math.max(MIN_POOL, topK * 4))
@@ -115,12 +145,15 @@ export async function hybridSearch(input: HybridSearchInput): Promise<Fragment[]
   const { sql } = await getDatabase()
   const reranker = input.rerank === false ? null : rerankerSettings()
   const depth = reranker ? Math.max(input.topK, reranker.candidates) : input.topK
-  // without embeddings the full-text ranking is the answer: its first topK; with them, a pool from each to fuse
-  const pool = embeddingsProvider() ? poolSize(depth) : depth
-  // the full-text ranking runs while the query is embedded (a provider's round trip is often the longest step)
-  const fulltext = fulltextRankingWithCeiling(sql, scopeOf(input, { datastoreIndex: false }), input.query, pool)
-  const vector = embedQuery(input).then(embedding => (embedding ? vectorRanking(sql, scopeOf(input), embedding, pool) : null))
-  const [words, meaning] = await Promise.all([fulltext, vector])
+  // the full-text ranking runs while the query is embedded (a provider's round trip is often the longest step). Its
+  // exact top `depth` suffices: the vector ranking's candidates get their BM25 scores by id (completeScores), while
+  // the approximate vector ranking contributes a wider pool
+  const fulltext = fulltextRankingWithCeiling(sql, scopeOf(input, { datastoreIndex: false }), input.query, depth)
+  const vector = embedQuery(input).then(async embedding =>
+    embedding ? { embedding, ranking: await vectorRanking(sql, scopeOf(input), embedding, poolSize(depth)) } : null,
+  )
+  const [found, nearest] = await Promise.all([fulltext, vector])
+  const { words, meaning } = nearest ? await completeScores(sql, found, nearest) : { words: found, meaning: null }
   const fused = fuseRankings(words.ranking, meaning, depth)
   if (fused.length === 0) return []
   const candidates = await readFragments(sql, relevanceScores(fused, words, meaning))

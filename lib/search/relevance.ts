@@ -8,7 +8,7 @@ import type { Fragment } from './types'
 //            of its words once; a word found nowhere counts as the rarest), capped at 1. A chunk that holds the
 //            question's rare words scores high, one holding only its common words low; a question of unknown words 0.
 //   meaning: the cosine similarity of the question's and the chunk's embeddings, below 0 counted 0.
-// Hybrid: TEXT_WEIGHT · words + (1 − TEXT_WEIGHT) · meaning, a chunk absent from a ranking counting 0 there; without
+// Hybrid: TEXT_WEIGHT · words + (1 − TEXT_WEIGHT) · meaning, each candidate scored on both (hybrid-search.ts); without
 // embeddings, words alone. In [0, 1], rounded to 4 decimals. A reranker's relevance_score replaces it (rerank.ts).
 
 /**
