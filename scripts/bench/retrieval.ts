@@ -18,6 +18,7 @@ import { createApiKey } from '@/lib/auth/api-keys'
 import { getDatabase, useDatabase } from '@/lib/db/client'
 import type { SqlDriver } from '@/lib/db/sql-driver'
 import { drainQueue } from '@/lib/ingest/worker'
+import { CHECK_EVERY_MS } from '@/lib/db/auto-analyze'
 import { BM25_B, BM25_K1, fulltextRanking, inverseDocumentFrequency } from '@/lib/search/fulltext'
 import { scopeOf } from '@/lib/search/scope'
 import { machine, percentile, round, serveRoutes } from './datastore-support'
@@ -144,6 +145,9 @@ export async function run(argv: string[] = []): Promise<void> {
       if (res.status !== 200) throw new Error(`query failed: ${res.status} ${JSON.stringify(fragments).slice(0, 200)}`)
       return { ms: performance.now() - t, docs: [...new Set(fragments.map(f => String(f.metadata.beir_id)))] }
     }
+    // as on a user's server between a sync and the questions: the embedded database's own maintenance (ANALYZE
+    // when due, the full-text index's pending entries merged; lib/db/auto-analyze.ts) runs once
+    await new Promise(resolve => setTimeout(resolve, CHECK_EVERY_MS + 2_000))
     for (const q of data.questions.slice(0, 10)) await ask(q.text, 10) // warm-up
     const latencies: number[] = []
     for (const q of data.questions) latencies.push((await ask(q.text, 10)).ms)
