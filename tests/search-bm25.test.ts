@@ -6,7 +6,7 @@ import { getDatabase, getPrisma } from '@/lib/db/client'
 import type { SqlDriver } from '@/lib/db/sql-driver'
 import { newId } from '@/lib/datastores/ids'
 import type { SearchLanguage } from '@/lib/domain/languages'
-import { fulltextRanking } from '@/lib/search/fulltext'
+import { bm25Scores, fulltextRanking, fulltextRankingWithCeiling } from '@/lib/search/fulltext'
 import { hybridSearch } from '@/lib/search/hybrid-search'
 import { scopeOf } from '@/lib/search/scope'
 import { createTenant, type TestTenant } from './helpers/tenants'
@@ -161,5 +161,16 @@ describe('query path', () => {
       expect(plan).not.toMatch(/Seq Scan on "Chunk"/)
       expect(plan).toContain('Chunk_tsv_idx')
     }
+    // hybrid search scores the vector ranking's candidates by id on the same scale: the primary key finds them
+    const { stats } = await fulltextRankingWithCeiling(sql, scope, 'system results for topic5 and subject77', 10)
+    const byId: string[] = []
+    const scored = await bm25Scores({ ...sql, query: async (text, params) => {
+      byId.push((await sql.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, params)).map(r => r['QUERY PLAN']).join('\n'))
+      return sql.query(text, params)
+    } }, stats, [ranked[0].id, 'big19999', 'no-such-chunk'])
+    expect(scored[0]).toEqual(ranked[0])
+    expect(byId).toHaveLength(1)
+    expect(byId[0]).not.toMatch(/Seq Scan on "Chunk"/)
+    expect(byId[0]).toContain('Chunk_pkey')
   })
 })
