@@ -53,6 +53,10 @@ describe('ANALYZE by autovacuum\'s rule on the embedded database', () => {
     expect(needsAnalyze(11_400, 10_000)).toBe(false)
     expect(needsAnalyze(11_600, 10_000)).toBe(true)
     expect(needsAnalyze(8_400, 10_000)).toBe(true)
+    // a row count without column statistics (CREATE INDEX sets reltuples, ANALYZE never ran): analysed now
+    expect(needsAnalyze(10_000, 10_000, false)).toBe(true)
+    expect(needsAnalyze(10_000, 10_000, true)).toBe(false)
+    expect(needsAnalyze(100, 100, false)).toBe(false)
   })
 })
 
