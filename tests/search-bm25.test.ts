@@ -6,8 +6,8 @@ import { getDatabase, getPrisma } from '@/lib/db/client'
 import type { SqlDriver } from '@/lib/db/sql-driver'
 import { newId } from '@/lib/datastores/ids'
 import type { SearchLanguage } from '@/lib/domain/languages'
-import { bm25Scores, fulltextRanking, fulltextRankingWithCeiling } from '@/lib/search/fulltext'
-import { hybridSearch } from '@/lib/search/hybrid-search'
+import { fulltextRanking, fulltextRankingWithCeiling } from '@/lib/search/fulltext'
+import { completeScores, hybridSearch } from '@/lib/search/hybrid-search'
 import { scopeOf } from '@/lib/search/scope'
 import { createTenant, type TestTenant } from './helpers/tenants'
 
@@ -161,14 +161,14 @@ describe('query path', () => {
       expect(plan).not.toMatch(/Seq Scan on "Chunk"/)
       expect(plan).toContain('Chunk_tsv_idx')
     }
-    // hybrid search scores the vector ranking's candidates by id on the same scale: the primary key finds them
-    const { stats } = await fulltextRankingWithCeiling(sql, scope, 'system results for topic5 and subject77', 10)
+    // hybrid search scores the other ranking's candidates by id on the same scale: the primary key finds them
+    const words = await fulltextRankingWithCeiling(sql, scope, 'system results for topic5 and subject77', 1)
     const byId: string[] = []
-    const scored = await bm25Scores({ ...sql, query: async (text, params) => {
+    const completed = await completeScores({ ...sql, query: async (text, params) => {
       byId.push((await sql.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, params)).map(r => r['QUERY PLAN']).join('\n'))
       return sql.query(text, params)
-    } }, stats, [ranked[0].id, 'big19999', 'no-such-chunk'])
-    expect(scored[0]).toEqual(ranked[0])
+    } }, words, { embedding: [1, 0, 0], ranking: [{ id: ranked[1].id, score: 0.9 }, { id: 'big19999', score: 0.8 }] })
+    expect(completed.words.ranking.slice(0, 2)).toEqual(ranked.slice(0, 2)) // the second best by words, scored by id
     expect(byId).toHaveLength(1)
     expect(byId[0]).not.toMatch(/Seq Scan on "Chunk"/)
     expect(byId[0]).toContain('Chunk_pkey')

@@ -197,14 +197,10 @@ export async function fulltextRankingWithCeiling(sql: SqlDriver, scope: Scope, q
 }
 
 /**
- * The BM25 scores of the given chunks (found by another ranking, so already in scope) for the question of `stats`,
- * on the same scale as its ranking; chunks holding none of its words are left out (their score is 0).
+ * SQL for a chunk's (alias `c`) BM25 score for the question of `stats`, on the same scale as its ranking, with its
+ * parameters numbered from `firstParam`: to score chunks found by another ranking (hybrid-search.ts).
  */
-export async function bm25Scores(sql: Tx, stats: TextStatistics | null, ids: string[]): Promise<RankedChunk[]> {
-  if (!stats || stats.terms.length === 0 || ids.length === 0) return []
-  const rows = await sql.query<{ id: string; score: number }>(
-    `SELECT c.id, (${scoreSql(stats, stats.terms, 2)})::float8 AS score FROM "Chunk" c WHERE c.id = ANY($1::text[])`,
-    [ids, ...stats.terms.map(t => lexemeQuery([t.lexeme], '|'))],
-  )
-  return rows.map(r => ({ id: r.id, score: Number(r.score) })).filter(r => r.score > 0).sort(byScore)
+export function bm25ScoreSql(stats: TextStatistics | null, firstParam: number): { sql: string; params: string[] } {
+  if (!stats || stats.terms.length === 0) return { sql: '0::float8', params: [] }
+  return { sql: `(${scoreSql(stats, stats.terms, firstParam)})::float8`, params: stats.terms.map(t => lexemeQuery([t.lexeme], '|')) }
 }

@@ -5,7 +5,7 @@ import { toVectorBinary } from '@/lib/db/vector-binary'
 import { ensureVectorIndex } from '@/lib/db/vector-index'
 import { embeddingsProvider } from '@/lib/embeddings/provider'
 import { fuseRankings } from './fusion'
-import { bm25Scores, byScore, fulltextRankingWithCeiling, type FulltextResult, type RankedChunk } from './fulltext'
+import { bm25ScoreSql, byScore, fulltextRankingWithCeiling, type FulltextResult, type RankedChunk } from './fulltext'
 import { readFragments } from './fragments'
 import { relevanceScores } from './relevance'
 import { rerankerSettings, rerankFragments } from './rerank'
@@ -84,30 +84,28 @@ export async function vectorSearch(input: Omit<HybridSearchInput, 'query' | 'top
   return (await vectorRanking(sql, scopeOf(input), embedding, limit)).map(r => r.id)
 }
 
-/** The cosine similarities to the question of the given chunks (in scope: found by the other ranking), when embedded at its size. */
-async function cosineScores(sql: SqlDriver, embedding: number[], ids: string[]): Promise<RankedChunk[]> {
-  if (ids.length === 0) return []
-  const d = embedding.length
-  const rows = await sql.query<{ id: string; distance: number }>(
-    `SELECT c.id, c."embedding"::vector(${d}) <=> $2::vector(${d}) AS distance FROM "Chunk" c
-     WHERE c.id = ANY($1::text[]) AND vector_dims(c."embedding") = ${d}`,
-    [ids, toVectorBinary(embedding)],
-  )
-  return rows.map(r => ({ id: r.id, score: 1 - Number(r.distance) })).sort(byScore)
-}
-
 /**
  * Each ranking's candidates scored by the other too: a chunk among the nearest by meaning gets its BM25 score, one
  * among the best by words its cosine similarity, so that the fusion compares every candidate on both (instead of
- * counting 0 where a chunk missed the other ranking's cut). Two lookups by id.
+ * counting 0 where a chunk missed the other ranking's cut). One statement by primary key; the chunks are in scope
+ * already (each ranking applied it). A chunk holding no word of the question has BM25 0, one without an embedding of
+ * the question's size no cosine: both stay out, as 0.
  */
-async function completeScores(sql: SqlDriver, words: FulltextResult, meaning: { embedding: number[]; ranking: RankedChunk[] }) {
+export async function completeScores(sql: Omit<SqlDriver, 'transaction'>, words: FulltextResult, meaning: { embedding: number[]; ranking: RankedChunk[] }) {
   const inWords = new Set(words.ranking.map(r => r.id))
   const inMeaning = new Set(meaning.ranking.map(r => r.id))
-  const [moreWords, moreMeaning] = await Promise.all([
-    bm25Scores(sql, words.stats, meaning.ranking.filter(r => !inWords.has(r.id)).map(r => r.id)),
-    cosineScores(sql, meaning.embedding, words.ranking.filter(r => !inMeaning.has(r.id)).map(r => r.id)),
-  ])
+  const ids = [...meaning.ranking.filter(r => !inWords.has(r.id)), ...words.ranking.filter(r => !inMeaning.has(r.id))].map(r => r.id)
+  if (ids.length === 0) return { words, meaning: meaning.ranking }
+  const d = meaning.embedding.length
+  const bm25 = bm25ScoreSql(words.stats, 3)
+  const rows = await sql.query<{ id: string; bm25: number; distance: number | null }>(
+    `SELECT c.id, ${bm25.sql} AS bm25,
+            CASE WHEN vector_dims(c."embedding") = ${d} THEN c."embedding"::vector(${d}) <=> $2::vector(${d}) END AS distance
+     FROM "Chunk" c WHERE c.id = ANY($1::text[])`,
+    [ids, toVectorBinary(meaning.embedding), ...bm25.params],
+  )
+  const moreWords = rows.filter(r => !inWords.has(r.id) && Number(r.bm25) > 0).map(r => ({ id: r.id, score: Number(r.bm25) }))
+  const moreMeaning = rows.filter(r => !inMeaning.has(r.id) && r.distance !== null).map(r => ({ id: r.id, score: 1 - Number(r.distance) }))
   return {
     words: { ...words, ranking: [...words.ranking, ...moreWords].sort(byScore) },
     meaning: [...meaning.ranking, ...moreMeaning].sort(byScore),
