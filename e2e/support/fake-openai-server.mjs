@@ -104,6 +104,7 @@ export async function startFakeOpenAI({ port = 0, host = '127.0.0.1' } = {}) {
         if (behaviour.rewriteMode === 'error') return json(500, { error: { message: 'The model is overloaded (fake)', type: 'server_error' } })
         if (behaviour.rewriteDelayMs) await sleep(behaviour.rewriteDelayMs)
         const content = behaviour.rewriteReply ?? defaultRewrite(body)
+        record.firstTokenAt = record.finishedAt = performance.now()
         return json(200, {
           id: 'chatcmpl-fake', object: 'chat.completion', created: Math.floor(Date.now() / 1000), model: body.model,
           choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],

@@ -134,7 +134,8 @@ export async function run(): Promise<void> {
     // no ANALYZE of our own: one period of the app's maintenance (lib/db/auto-analyze.ts; autovacuum on PostgreSQL)
     await new Promise(resolve => setTimeout(resolve, CHECK_EVERY_MS + 2_000))
 
-    const withDocs = await createAgent(ctx, { name: 'Bench agent', datastoreIds: [store.id] })
+    // BENCH_REWRITE=0: follow-ups searched as typed (issue 13's rewriting into a standalone question is on by default)
+    const withDocs = await createAgent(ctx, { name: 'Bench agent', datastoreIds: [store.id], ...(process.env.BENCH_REWRITE === '0' ? { rewriteQuestions: false } : {}) })
     // the same pipeline with nothing to search: the service's own cost without retrieval
     const withoutDocs = await createAgent(ctx, { name: 'Bench agent without datastores' })
     fake.setBehaviour({ reply: REPLY, firstTokenDelayMs: FIRST_TOKEN_DELAY_MS, delayMs: 0 })
@@ -148,12 +149,13 @@ export async function run(): Promise<void> {
       { label: 'frequent-word questions', agentId: withDocs.id, question: frequent, searched: true },
     ]
     type Scenario = (typeof scenarios)[number]
-    type Sample = { total: number; model: number }
+    type Sample = { total: number; model: number; modelCalls: number }
     let conversationId: string | undefined
     let turns = 0
 
     async function ask(scenario: Scenario, streaming: boolean): Promise<Sample> {
       if (turns++ % TURNS_PER_CONVERSATION === 0) conversationId = undefined
+      const before = fake.requests.length
       const started = performance.now()
       const req = new Request(`http://localhost/api/agents/${scenario.agentId}/query`, {
         method: 'POST',
@@ -184,9 +186,13 @@ export async function run(): Promise<void> {
         total = performance.now() - started
         conversationId = body.conversationId
       }
-      const record = fake.requests.filter((r: any) => r.path === '/v1/chat/completions').at(-1) as any
-      const model = streaming ? record.firstTokenAt - record.receivedAt : record.finishedAt - record.receivedAt
-      return { total, model }
+      // the model's own time: the answer's (to its first token when streamed), and any other call of this question
+      // to the model, such as a follow-up rewritten into a standalone question (lib/agents/standalone-question.ts)
+      const calls = fake.requests.slice(before).filter((r: any) => r.path === '/v1/chat/completions') as any[]
+      const answer = calls.at(-1)
+      const model = (streaming ? answer.firstTokenAt - answer.receivedAt : answer.finishedAt - answer.receivedAt) +
+        calls.slice(0, -1).reduce((sum, r) => sum + (r.finishedAt - r.receivedAt), 0)
+      return { total, model, modelCalls: calls.length }
     }
 
     for (const scenario of scenarios) {
@@ -230,11 +236,12 @@ export async function run(): Promise<void> {
       `runs: per scenario ${RUNS} streaming + ${RUNS} non-streaming queries (after ${WARMUP} warm-ups each), conversations of ` +
         `${TURNS_PER_CONVERSATION} turns; the fake model's first token comes ${FIRST_TOKEN_DELAY_MS} ms after its request\n`,
     )
-    console.log('| scenario | streaming overhead p50 | p95 | non-streaming overhead p50 | p95 | hybrid retrieval alone p50 | p95 |')
-    console.log('|---|---|---|---|---|---|---|')
+    console.log('| scenario | streaming overhead p50 | p95 | non-streaming overhead p50 | p95 | hybrid retrieval alone p50 | p95 | model calls a question |')
+    console.log('|---|---|---|---|---|---|---|---|')
     for (const r of results) {
       const search = r.retrieval.length ? cells(r.retrieval) : '– | –'
-      console.log(`| ${r.scenario.label} | ${cells(overhead(r.streamed))} | ${cells(overhead(r.plain))} | ${search} |`)
+      const calls = [...r.streamed, ...r.plain].reduce((sum, x) => sum + x.modelCalls, 0) / (r.streamed.length + r.plain.length)
+      console.log(`| ${r.scenario.label} | ${cells(overhead(r.streamed))} | ${cells(overhead(r.plain))} | ${search} | ${calls.toFixed(2)} |`)
     }
     console.log('')
     for (const r of results) {
