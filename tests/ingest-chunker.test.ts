@@ -143,4 +143,25 @@ describe('countTokens', () => {
       }
     }
   })
+
+  test("its own byte-pair merge counts as js-tiktoken's encoder does, in any script and for words never seen", () => {
+    const samples = [
+      '机器学习是人工智能的一个分支。東京都の人口は約千四百万人です。한국어 문장도 셉니다.',
+      'Съешь же ещё этих мягких французских булок, да выпей чаю. Ελληνικά γράμματα. العربية لغة سامية. हिन्दी भाषा',
+      'function f(x) { return x ** 2 + 0x1f; } // IL-6, Arp2/3, CK-666, p<0.001, 12,345.678 mg/kg, α-synuclein β2',
+      'Supercalifragilisticexpialidocious antidisestablishmentarianism pneumonoultramicroscopicsilicovolcanoconiosis',
+    ]
+    // words of random letters from several scripts: pieces no cache has seen, each merged from its bytes
+    let seed = 7
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31
+    const ranges = [[0x61, 0x7a], [0x41, 0x5a], [0xe0, 0xff], [0x430, 0x44f], [0x3b1, 0x3c9], [0x4e00, 0x4fff], [0x30, 0x39], [0x21, 0x2f]]
+    const word = () => {
+      const [from, to] = ranges[Math.floor(next() * ranges.length)]
+      return Array.from({ length: 1 + Math.floor(next() * 12) }, () => String.fromCodePoint(from + Math.floor(next() * (to - from + 1)))).join('')
+    }
+    samples.push(Array.from({ length: 400 }, word).join(' '))
+    for (const text of samples) {
+      for (let i = 0; i < text.length; i += 11) expect(countTokens(text.slice(i))).toBe(encodeTokens(text.slice(i)).length)
+    }
+  })
 })

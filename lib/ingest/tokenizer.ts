@@ -69,12 +69,60 @@ function mayHaveLongRun(text: string): boolean {
 }
 const preTokenCounts = new Map<string, number>()
 
+// Counting needs cl100k's ranks only: keyed by their bytes as a binary string (a character a byte), built in a
+// fraction of the encoder's time (it also keeps the reverse table, keyed by the bytes joined with commas).
+let byteRanks: Map<string, number> | null = null
+
+function ranks(): Map<string, number> {
+  if (byteRanks) return byteRanks
+  const table = new Map<string, number>()
+  for (const line of cl100kBase.bpe_ranks.split('\n')) {
+    // "<prefix> <first rank> <token in base64> <next token>…", as js-tiktoken reads it
+    const fields = line.split(' ')
+    if (fields.length < 3) continue
+    const offset = Number.parseInt(fields[1], 10)
+    for (let i = 2; i < fields.length; i++) table.set(Buffer.from(fields[i], 'base64').toString('latin1'), offset + i - 2)
+  }
+  return (byteRanks = table)
+}
+
+/**
+ * How many tokens the byte-pair merge makes of one pre-token: the pair of neighbouring parts with the lowest rank
+ * (the leftmost of equals) merges first, until no pair has a rank — js-tiktoken's bytePairMerge, which recomputes
+ * every pair's rank (a string key each) after each merge; here only the merged part's two pairs are.
+ */
+function countPieceTokens(piece: string): number {
+  const table = ranks()
+  const bytes = Buffer.from(piece, 'utf8').toString('latin1')
+  if (bytes.length <= 1 || table.has(bytes)) return 1
+  // part k is bytes[starts[k], starts[k + 1]); pair[k]: the rank of parts k and k + 1 together
+  const starts = Array.from({ length: bytes.length + 1 }, (_, i) => i)
+  const pair = Array.from({ length: bytes.length - 1 }, (_, i) => table.get(bytes.slice(i, i + 2)) ?? Infinity)
+  for (;;) {
+    let at = -1
+    let lowest = Infinity
+    for (let k = 0; k < pair.length; k++) {
+      if (pair[k] < lowest) {
+        lowest = pair[k]
+        at = k
+      }
+    }
+    if (at < 0) break
+    starts.splice(at + 1, 1)
+    pair.splice(at, 1)
+    if (at > 0) pair[at - 1] = table.get(bytes.slice(starts[at - 1], starts[at + 1])) ?? Infinity
+    if (at < pair.length) pair[at] = table.get(bytes.slice(starts[at], starts[at + 2])) ?? Infinity
+  }
+  // every part is a token (cl100k has every single byte)
+  return starts.length - 1
+}
+
 function countPreTokens(text: string): number {
   let n = 0
   for (const [piece] of text.matchAll(PRE_TOKENS)) {
     let count = preTokenCounts.get(piece)
     if (count === undefined) {
-      count = cl100k().encode(piece, [], []).length
+      count = countPieceTokens(piece)
       if (piece.length <= LONG_RUN) {
         if (preTokenCounts.size >= 100_000) preTokenCounts.clear()
         preTokenCounts.set(piece, count)
@@ -93,7 +141,8 @@ export function countTokens(text: string): number {
   let last = 0
   for (const run of text.matchAll(LONG_RUNS)) {
     if (run.index > last) n += countPreTokens(text.slice(last, run.index))
-    for (const [slice] of run[0].matchAll(SLICES)) n += encodeSlice(slice).length
+    // a slice counts as the encoder encodes it: split by the same pattern, then merged (no encoder tables needed)
+    for (const [slice] of run[0].matchAll(SLICES)) n += countPreTokens(slice)
     last = run.index + run[0].length
   }
   if (last < text.length) n += countPreTokens(last === 0 ? text : text.slice(last))
