@@ -1,15 +1,30 @@
 // The worker runs several text and file jobs together (lib/ingest/run-batch.ts): each keeps its own outcome.
 import { describe, expect, test } from 'vitest'
 import { getDatabase, getPrisma } from '@/lib/db/client'
+import { EMBEDDING_BATCH_SIZE } from '@/lib/embeddings/provider'
 import { BATCHED_TYPES } from '@/lib/ingest/kinds'
 import { claimDatasources, claimNextDatasource } from '@/lib/ingest/lifecycle'
 import { runJobs } from '@/lib/ingest/pipeline/run-jobs'
-import { drainQueue } from '@/lib/ingest/worker'
+import { drainQueue, JOB_BATCH_SIZE } from '@/lib/ingest/worker'
 import { addFile, addText, chunksOf, createStore, reload } from './fixtures/ingest'
 import { useFakeModel } from './helpers/fake-model'
 
 const model = useFakeModel()
 const embeddingCalls = () => model.fake.requests.filter(r => r.path === '/v1/embeddings').length
+
+/** Runs `fn` while the database refuses any chunk whose text holds "poison" (its INSERT, and the transaction, fail). */
+async function refusingPoison<T>(fn: () => Promise<T>): Promise<T> {
+  const { sql } = await getDatabase()
+  await sql.exec(`
+    CREATE FUNCTION refuse_poison() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN IF NEW.text LIKE '%poison%' THEN RAISE EXCEPTION 'poisoned chunk'; END IF; RETURN NEW; END $$;
+    CREATE TRIGGER refuse_poison BEFORE INSERT ON "Chunk" FOR EACH ROW EXECUTE FUNCTION refuse_poison();`)
+  try {
+    return await fn()
+  } finally {
+    await sql.exec(`DROP TRIGGER refuse_poison ON "Chunk"; DROP FUNCTION refuse_poison();`)
+  }
+}
 
 const text = (i: number) => `Document ${i} is about the kettle number ${i}. Descaling it with vinegar every month keeps it working.`
 
@@ -36,6 +51,34 @@ describe('jobs run together', () => {
       expect(chunks[0].text).toContain(`kettle number ${i}.`)
       expect(stored.nbTokens).toBe(chunks[0].tokens)
     }
+  })
+
+  test('a full batch (JOB_BATCH_SIZE jobs) is claimed and written together, and a job the database refuses still fails alone', async () => {
+    expect(JOB_BATCH_SIZE).toBeGreaterThanOrEqual(128) // one chunk INSERT for many documents: less of the BM25 statistics' cost a chunk
+    const org = await createStore()
+    const poisoned = Math.floor(JOB_BATCH_SIZE * 0.7)
+    const docs = []
+    for (let i = 0; i < JOB_BATCH_SIZE; i++) docs.push(await addText(org, i === poisoned ? `${text(i)} The word poison makes the database refuse it.` : text(i)))
+    expect(await refusingPoison(() => drainQueue({ concurrency: 1 }))).toBe(JOB_BATCH_SIZE)
+    const { sql } = await getDatabase()
+    // one batch: its chunks in one embeddings call per EMBEDDING_BATCH_SIZE inputs (several batches would make more)
+    expect(embeddingCalls()).toBe(Math.ceil(JOB_BATCH_SIZE / EMBEDDING_BATCH_SIZE))
+    for (const [i, ds] of docs.entries()) {
+      if (i === poisoned) continue
+      expect(await reload(ds.id)).toMatchObject({ status: 'synched', nbChunks: 1, syncOutcome: 'added' })
+      expect((await chunksOf(ds.id)).map(c => c.text)).toEqual([text(i)])
+    }
+    expect(await reload(docs[poisoned].id)).toMatchObject({ status: 'pending', leaseOwner: null, errorMessage: expect.stringMatching(/poisoned chunk/) })
+    expect(await chunksOf(docs[poisoned].id)).toHaveLength(0)
+    // the statistics count what was written, job by job after the batch's write failed
+    const [stats] = await sql.query<{ chunks: number; terms: number; recount: number }>(
+      `SELECT (SELECT chunks::int FROM "DatastoreTextStats" WHERE "datastoreId" = $1) AS chunks,
+              (SELECT sum(df)::int FROM "DatastoreTerm" WHERE "datastoreId" = $1) AS terms,
+              (SELECT sum(length(tsv))::int FROM "Chunk" WHERE "datastoreId" = $1) AS recount`,
+      [org.store.id],
+    )
+    expect(stats).toEqual({ chunks: JOB_BATCH_SIZE - 1, terms: stats.recount, recount: expect.any(Number) })
+    await sql.query(`DELETE FROM "Datasource" WHERE id = $1`, [docs[poisoned].id])
   })
 
   test('large documents are embedded and written in groups as they come, each complete', async () => {
@@ -75,16 +118,8 @@ describe('jobs run together', () => {
     const refused = await addText(org, `${text(2)} The word poison makes the database refuse it.`)
     const other = await addText(org, text(3))
     // this job's chunk insert fails, and with it the batch's transaction
+    expect(await refusingPoison(() => drainQueue())).toBe(3)
     const { sql } = await getDatabase()
-    await sql.exec(`
-      CREATE FUNCTION refuse_poison() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN IF NEW.text LIKE '%poison%' THEN RAISE EXCEPTION 'poisoned chunk'; END IF; RETURN NEW; END $$;
-      CREATE TRIGGER refuse_poison BEFORE INSERT ON "Chunk" FOR EACH ROW EXECUTE FUNCTION refuse_poison();`)
-    try {
-      expect(await drainQueue()).toBe(3)
-    } finally {
-      await sql.exec(`DROP TRIGGER refuse_poison ON "Chunk"; DROP FUNCTION refuse_poison();`)
-    }
     for (const ds of [good, other]) {
       expect((await reload(ds.id)).status).toBe('synched')
       expect(await chunksOf(ds.id)).toHaveLength(1)

@@ -1,19 +1,20 @@
 // `npm run bench:ingest-profile -- --compare DIR [--rounds N] [--docs N …]`: the ingest profile
 // (scripts/bench/ingest-profile.ts) of two trees, measured in the same session: runs alternate between the tree
 // "before" (DIR, e.g. a clone at the commit before a refactor, with node_modules) and this tree ("after"): before,
-// after, before, after… (N rounds, 2 by default), each a child process in its tree's own directory with its own
+// after, before, after… (N rounds, 2 by default; with --balanced every other round runs after first: before, after,
+// after, before…, so that a drift of the machine during the session weighs on both alike), each a child process in its tree's own directory with its own
 // tsx (node_modules/.bin/tsx, with --conditions=react-server when the tree's npm scripts use it) on a fresh database.
 // This script copies ingest-profile.ts into DIR/scripts/bench first
 // (it relies only on what both trees have) and generates DIR's Prisma client (scripts/prepare.mjs). Prints the
 // runs, then one Markdown table: chunks/s, CPU per chunk, per category, the SQL experiment, and after/before.
 //
-// Also runnable alone: `node_modules/.bin/tsx scripts/bench/ingest-compare.ts DIR [--rounds N] [--docs N …]`.
+// Also runnable alone: `node_modules/.bin/tsx scripts/bench/ingest-compare.ts DIR [--rounds N] [--balanced] [--docs N …]`.
 import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { CATEGORIES, categoryCpuMs, sqlDeltas, statementCpuMs, treeState, type ProfileResult } from './ingest-profile'
+import { CATEGORIES, categoryCpuMs, embeddingsOf, sqlDeltas, statementCpuMs, treeState, type ProfileResult } from './ingest-profile'
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..')
 const PROFILE = path.join('scripts', 'bench', 'ingest-profile.ts')
@@ -61,7 +62,7 @@ function runProfile(dir: string, label: string, args: string[], json: string, lo
 const f = (x: number, digits = 2) => (Number.isFinite(x) ? x.toFixed(digits) : '–')
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length
 
-export async function compareTrees(options: { before: string; after?: string; rounds?: number; args?: string[] }): Promise<void> {
+export async function compareTrees(options: { before: string; after?: string; rounds?: number; balanced?: boolean; args?: string[] }): Promise<void> {
   const before = path.resolve(options.before)
   const after = path.resolve(options.after ?? ROOT)
   const rounds = options.rounds ?? 2
@@ -76,7 +77,7 @@ export async function compareTrees(options: { before: string; after?: string; ro
   const started = Date.now()
   let n = 0
   for (let round = 1; round <= rounds; round++) {
-    for (const tree of trees) {
+    for (const tree of options.balanced && round % 2 === 0 ? [...trees].reverse() : trees) {
       n++
       const label = `${tree.key} #${round}`
       const base = path.join(work, `${tree.key}-${round}`)
@@ -99,14 +100,14 @@ export async function compareTrees(options: { before: string; after?: string; ro
     }
   }
   const minutes = (Date.now() - started) / 60_000
-  const command = ['npm run bench:ingest-profile -- --compare', before, '--rounds', String(rounds), ...args].join(' ')
-  console.log(renderComparison(trees, minutes, command))
+  const command = ['npm run bench:ingest-profile -- --compare', before, '--rounds', String(rounds), ...(options.balanced ? ['--balanced'] : []), ...args].join(' ')
+  console.log(renderComparison(trees, minutes, command, options.balanced))
   console.log(`\nPer-run output and JSON: ${work}`)
 }
 
 type Tree = { key: string; dir: string; state: string; runs: ProfileResult[]; errors: string[] }
 
-export function renderComparison(trees: Tree[], minutes: number, command: string): string {
+export function renderComparison(trees: Tree[], minutes: number, command: string, balanced = false): string {
   const [b, a] = trees
   const first = b.runs[0] ?? a.runs[0]
   if (!first) return `No run succeeded:\n${[...b.errors, ...a.errors].map(e => `- ${e}`).join('\n')}`
@@ -124,7 +125,7 @@ export function renderComparison(trees: Tree[], minutes: number, command: string
   out.push('')
   out.push(
     `Command: \`${command}\` ` +
-      `(${f(minutes, 1)} minutes; ${b.runs.length} + ${a.runs.length} runs). Runs alternated before, after, before, after…; each a fresh process and a fresh PGlite DATA_DIR.`,
+      `(${f(minutes, 1)} minutes; ${b.runs.length} + ${a.runs.length} runs). Runs alternated ${balanced ? 'before, after, after, before, before…' : 'before, after, before, after…'}; each a fresh process and a fresh PGlite DATA_DIR.`,
   )
   out.push('')
   for (const t of [b, a]) {
@@ -135,7 +136,7 @@ export function renderComparison(trees: Tree[], minutes: number, command: string
   }
   out.push(
     `- ${first.docs.toLocaleString('en')} SciFact abstracts (title + text, ${f(first.textMB, 1)} MB), upserts of ${first.options.batch} documents, ` +
-      `drainQueue with ${first.concurrency} lanes, embeddings of 1536 dimensions from the local fake server; profile sampling every ${first.options.intervalUs} µs`,
+      `drainQueue with ${first.concurrency} lanes, ${embeddingsOf(first)}; ${first.options.noProfile ? 'no profiler' : `profile sampling every ${first.options.intervalUs} µs`}`,
   )
   out.push(`- machine: ${first.machine} (nproc ${first.nproc}); load average at each run's start: ${[...b.runs, ...a.runs].sort((x, y) => x.finishedAt.localeCompare(y.finishedAt)).map(r => r.load[0]).join(', ')}`)
   out.push('')
@@ -149,6 +150,8 @@ export function renderComparison(trees: Tree[], minutes: number, command: string
   row('chunks/s, upsert → synched', r => r.chunks / ((r.upsert.wallMs + r.drain.wallMs) / 1000), 0, true)
   row('chunks/s, drain alone', r => r.chunks / (r.drain.wallMs / 1000), 0)
   row('CPU ms/chunk, process, upsert + drain', perChunk(r => r.upsert.cpuMs + r.drain.cpuMs), 2, true)
+  row('… user (the process in user mode: JavaScript, PostgreSQL in WebAssembly)', perChunk(r => r.upsert.userMs + r.drain.userMs))
+  row('… system (the kernel for the process: files, sockets, memory)', perChunk(r => r.upsert.systemMs + r.drain.systemMs))
   row('CPU ms/chunk, process, upsert', perChunk(r => r.upsert.cpuMs))
   row('CPU ms/chunk, process, drain', perChunk(r => r.drain.cpuMs))
   row('… drain, main thread', perChunk(r => r.drain.mainThreadMs))
@@ -185,12 +188,13 @@ export function renderComparison(trees: Tree[], minutes: number, command: string
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   const [dir, ...rest] = process.argv.slice(2)
   const rounds = rest.includes('--rounds') ? Number(rest[rest.indexOf('--rounds') + 1]) : 2
-  const args = rest.filter((_, i) => rest[i] !== '--rounds' && rest[i - 1] !== '--rounds')
+  const balanced = rest.includes('--balanced')
+  const args = rest.filter((_, i) => rest[i] !== '--rounds' && rest[i - 1] !== '--rounds' && rest[i] !== '--balanced')
   if (!dir) {
-    console.error('usage: tsx scripts/bench/ingest-compare.ts BEFORE_DIR [--rounds N] [--docs N …]')
+    console.error('usage: tsx scripts/bench/ingest-compare.ts BEFORE_DIR [--rounds N] [--balanced] [--docs N …]')
     process.exit(2)
   }
-  compareTrees({ before: dir, rounds, args })
+  compareTrees({ before: dir, rounds, balanced, args })
     .then(() => process.exit(0))
     .catch(error => {
       console.error(error)

@@ -23,8 +23,8 @@
 // Options: --docs N (1500), --batch N (100 documents per upsert), --concurrency N (WORKER_CONCURRENCY, 2),
 // --corpus FILE (../shared/data/scifact-train/corpus.jsonl or BENCH_CORPUS), --interval µs (1000), --sql-rounds N
 // (2; 0 skips the experiment), --no-profile (neither the CPU profile nor the per-statement counts: the profiler's own
-// cost is the difference), --json FILE (the result, for ingest-compare.ts), --cpuprofile FILE (the drain's profile,
-// for DevTools), --label TEXT, --compare DIR [--rounds N] (see ingest-compare.ts).
+// cost is the difference), --no-embeddings (full-text mode: no embeddings provider), --json FILE (the result, for ingest-compare.ts), --cpuprofile FILE (the drain's profile,
+// for DevTools), --label TEXT, --compare DIR [--rounds N] [--balanced] (see ingest-compare.ts).
 //
 // It uses only what the tree before the ingest refactor (cc0654c) also has, so ingest-compare.ts copies it there.
 import { execFileSync } from 'node:child_process'
@@ -47,13 +47,15 @@ export interface ProfileOptions {
   intervalUs: number
   /** No CPU profile: to measure the profiler's own cost. */
   noProfile?: boolean
+  /** Full-text mode: no embeddings provider (as after `npm ci && npm start` without OPENAI_API_KEY). */
+  noEmbeddings?: boolean
   sqlRounds: number
   json?: string
   cpuprofile?: string
   label?: string
 }
 
-export function parseArgs(argv: string[]): { options: ProfileOptions; compare?: string; rounds: number; rest: string[] } {
+export function parseArgs(argv: string[]): { options: ProfileOptions; compare?: string; rounds: number; balanced: boolean; rest: string[] } {
   const options: ProfileOptions = {
     docs: 1500,
     batch: 100,
@@ -63,6 +65,7 @@ export function parseArgs(argv: string[]): { options: ProfileOptions; compare?: 
   }
   let compare: string | undefined
   let rounds = 2
+  let balanced = false
   const rest: string[] = []
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]
@@ -84,15 +87,17 @@ export function parseArgs(argv: string[]): { options: ProfileOptions; compare?: 
       case '--interval': options.intervalUs = Math.max(50, int()); rest.push(arg, String(options.intervalUs)); break
       case '--sql-rounds': options.sqlRounds = int(); rest.push(arg, String(options.sqlRounds)); break
       case '--no-profile': options.noProfile = true; rest.push(arg); break
+      case '--no-embeddings': options.noEmbeddings = true; rest.push(arg); break
       case '--json': options.json = path.resolve(value()); break
       case '--cpuprofile': options.cpuprofile = path.resolve(value()); break
       case '--label': options.label = value(); break
       case '--compare': compare = path.resolve(value()); break
       case '--rounds': rounds = Math.max(1, int()); break
+      case '--balanced': balanced = true; break
       default: throw new Error(`unknown option ${arg}`)
     }
   }
-  return { options, compare, rounds, rest }
+  return { options, compare, rounds, balanced, rest }
 }
 
 // ---- CPU measures ----
@@ -656,6 +661,8 @@ export async function profileIngest(options: ProfileOptions): Promise<ProfileRes
   const opened = performance.now()
   const env = await openBenchEnvironment()
   const dbOpenMs = performance.now() - opened
+  // full-text mode: the worker finds no embeddings provider (config() reads the environment again when it changes)
+  if (options.noEmbeddings) delete process.env.OPENAI_API_KEY
   try {
     const { sql } = env.db as unknown as { sql: Sql }
     const ctx: Ctx = { organizationId: env.organizationId, actor: { type: 'user', userId: 'bench' } }
@@ -697,12 +704,12 @@ export async function profileIngest(options: ProfileOptions): Promise<ProfileRes
     const [counts] = await sql.query<{ synched: number; chunks: number; tokens: number; rows: number }>(
       `SELECT count(*) FILTER (WHERE status = 'synched')::int AS synched, COALESCE(sum("nbChunks"), 0)::int AS chunks,
               COALESCE(sum("nbTokens"), 0)::int AS tokens,
-              (SELECT count(*)::int FROM "Chunk" WHERE "datastoreId" = $1 AND embedding IS NOT NULL) AS rows
+              (SELECT count(*)::int FROM "Chunk" WHERE "datastoreId" = $1 AND (embedding IS NOT NULL) = $2) AS rows
          FROM "Datasource" WHERE "datastoreId" = $1`,
-      [datastoreId],
+      [datastoreId, !options.noEmbeddings],
     )
     if (counts.synched !== documents.length) throw new Error(`${documents.length - counts.synched} of ${documents.length} datasources did not reach synched`)
-    if (counts.rows !== counts.chunks) throw new Error(`${counts.rows} embedded chunk rows for ${counts.chunks} chunks`)
+    if (counts.rows !== counts.chunks) throw new Error(`${counts.rows} chunk rows ${options.noEmbeddings ? 'without' : 'with'} an embedding for ${counts.chunks} chunks`)
 
     const sqlResult = options.sqlRounds > 0 ? await sqlExperiment(sql, datastoreId, options.sqlRounds) : undefined
     return {
@@ -732,6 +739,9 @@ export async function profileIngest(options: ProfileOptions): Promise<ProfileRes
 }
 
 // ---- Markdown ----
+
+export const embeddingsOf = (r: ProfileResult) =>
+  r.options.noEmbeddings ? 'no embeddings: full-text mode' : '1536-dimension embeddings from the local fake server'
 
 const f = (x: number, digits = 2) => (Number.isFinite(x) ? x.toFixed(digits) : '–')
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length
@@ -776,7 +786,7 @@ export function renderRun(r: ProfileResult): string {
   out.push('')
   out.push(
     `${r.docs.toLocaleString('en')} SciFact abstracts (title + text, ${f(r.textMB, 1)} MB) → ${r.chunks.toLocaleString('en')} chunks ` +
-      `(${r.tokens.toLocaleString('en')} tokens, 1536-dimension embeddings); upserts of ${r.options.batch} documents; drainQueue with ` +
+      `(${r.tokens.toLocaleString('en')} tokens, ${embeddingsOf(r)}); upserts of ${r.options.batch} documents; drainQueue with ` +
       `${r.concurrency} lanes (${r.jobs} jobs); fresh PGlite DATA_DIR (opened in ${f(r.dbOpenMs / 1000, 1)} s); ` +
       `machine: ${r.machine}; load average at start ${r.load.join(' / ')}; ${r.finishedAt}.`,
   )
@@ -851,10 +861,10 @@ export function renderRun(r: ProfileResult): string {
 // ---- entry point ----
 
 export async function run(argv: string[] = process.argv.slice(2)): Promise<void> {
-  const { options, compare, rounds, rest } = parseArgs(argv)
+  const { options, compare, rounds, balanced, rest } = parseArgs(argv)
   if (compare) {
     const { compareTrees } = await import('./ingest-compare')
-    await compareTrees({ before: compare, after: ROOT, rounds, args: rest })
+    await compareTrees({ before: compare, after: ROOT, rounds, balanced, args: rest })
     return
   }
   const result = await profileIngest(options)

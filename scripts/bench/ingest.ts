@@ -4,17 +4,27 @@
 // embeds and writes them. Sizes: BENCH_DOCS (default 2000), BENCH_DOC_WORDS (default 600), BENCH_BATCH (default 500
 // documents per upsert), BENCH_CONCURRENCY (default WORKER_CONCURRENCY, 2); BENCH_WITHOUT_VECTOR_INDEX=1 drops the HNSW
 // index first (diagnosis only). BENCH_DATABASE_URL=postgres://… runs it on PostgreSQL (a fresh schema) instead.
+// BENCH_NO_EMBEDDINGS=1: full-text mode (no embeddings provider, as `npm start` without OPENAI_API_KEY).
+// `npm run bench:ingest -- --compare DIR [--rounds N]`: this tree and another (e.g. a clone at an earlier commit)
+// alternated in one session (scripts/bench/ingest-throughput-compare.ts).
+import os from 'node:os'
 import * as upsert from '@/app/api/datastores/upsert/[datastoreId]/route'
 import { config } from '@/lib/config'
 import { drainQueue } from '@/lib/ingest/worker'
 import { ensureVectorIndex, vectorIndexName } from '@/lib/db/vector-index'
 import { Corpus, DIMENSIONS, envInt, machine, openBenchEnvironment, round, serveRoutes } from './datastore-support'
 
-export async function run(): Promise<void> {
+export async function run(argv: string[] = []): Promise<void> {
+  if (argv.includes('--compare')) {
+    const { compareThroughput } = await import('./ingest-throughput-compare')
+    return compareThroughput(argv)
+  }
   const docs = envInt('BENCH_DOCS', 2000)
   const words = envInt('BENCH_DOC_WORDS', 600)
   const batch = Math.min(1000, envInt('BENCH_BATCH', 500))
+  const load = Math.round(os.loadavg()[0] * 10) / 10
   const env = await openBenchEnvironment()
+  if (process.env.BENCH_NO_EMBEDDINGS === '1') delete process.env.OPENAI_API_KEY
   const concurrency = envInt('BENCH_CONCURRENCY', config().WORKER_CONCURRENCY)
   const server = await serveRoutes([[/^\/api\/datastores\/upsert\/([^/]+)$/, ['datastoreId'], upsert.POST as never]])
   try {
@@ -37,6 +47,7 @@ export async function run(): Promise<void> {
     const headers = { authorization: `Bearer ${env.apiKey}`, 'content-type': 'application/json' }
 
     const started = performance.now()
+    const cpuStart = process.cpuUsage()
     for (let i = 0; i < documents.length; i += batch) {
       const res = await fetch(`${server.url}/api/datastores/upsert/${store.id}`, {
         method: 'POST', headers, body: JSON.stringify({ documents: documents.slice(i, i + batch) }),
@@ -47,6 +58,7 @@ export async function run(): Promise<void> {
     const upserted = performance.now()
     const jobs = await drainQueue({ concurrency })
     const synched = performance.now()
+    const cpu = process.cpuUsage(cpuStart)
 
     const [counts] = await sql.query<{ synched: number; failed: number; chunks: number; tokens: number; embedded: number }>(
       `SELECT count(*) FILTER (WHERE status = 'synched')::int AS synched, count(*) FILTER (WHERE status <> 'synched')::int AS failed,
@@ -71,6 +83,12 @@ export async function run(): Promise<void> {
       documents_per_s: round(docs / total),
       chunks_per_s: round(counts.chunks / total),
       mb_per_s: round(bytes / 1e6 / total, 2),
+      // this process (the HTTP service, the worker, the embedded database), not the embeddings server's
+      cpu_ms_per_chunk: round((cpu.user + cpu.system) / 1000 / counts.chunks, 2),
+      user_ms_per_chunk: round(cpu.user / 1000 / counts.chunks, 2),
+      system_ms_per_chunk: round(cpu.system / 1000 / counts.chunks, 2),
+      embeddings: process.env.OPENAI_API_KEY ? DIMENSIONS : 0,
+      load_at_start: load,
     }
     console.log(JSON.stringify(row))
     console.log(`\nmachine: ${machine()}`)

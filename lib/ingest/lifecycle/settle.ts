@@ -66,33 +66,3 @@ export function usageLimitMessage(tokens: number, projected: number, limit: numb
   const n = (x: number) => x.toLocaleString('en')
   return `Usage limit reached: this content has ${n(tokens)} tokens, which would bring the organization's stored tokens to ${n(projected)}, over its limit of ${n(limit)}`
 }
-
-export interface WrittenContent {
-  id: string
-  contentHash: string
-  outcome: 'added' | 'changed'
-  validators?: Validators
-}
-
-/**
- * After new chunks were written (write-chunks): what each synchronisation did and the validators of that content,
- * only while the datasource still holds it (its content hash), in one statement for a batch. A crash before this
- * costs one full fetch later.
- */
-export async function recordWrittenContent(items: WrittenContent[]): Promise<void> {
-  if (items.length === 0) return
-  const { sql } = await getDatabase()
-  await sql.query(
-    `UPDATE "Datasource" AS d SET "syncOutcome" = v.outcome, "goneCount" = 0, "httpEtag" = v.etag, "httpLastModified" = v.modified, "fetchContext" = v.context
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS v(id, hash, outcome, etag, modified, context)
-      WHERE d.id = v.id AND d."contentHash" = v.hash`,
-    [
-      items.map(i => i.id),
-      items.map(i => i.contentHash),
-      items.map(i => i.outcome),
-      items.map(i => i.validators?.etag ?? null),
-      items.map(i => i.validators?.lastModified ?? null),
-      items.map(i => i.validators?.context ?? null),
-    ],
-  )
-}

@@ -5,10 +5,12 @@ import { toVectorBinary } from '@/lib/db/vector-binary'
 import type { Datasource } from '@/lib/generated/prisma/client'
 import type { ChunkDraft } from '../sections'
 import { NOW_UTC } from './clock'
-import { settle, usageLimitMessage } from './settle'
+import { settle, usageLimitMessage, type Validators } from './settle'
 
-// Rows per INSERT statement: 10 parameters each, well under the protocol's 65,535
-const ROWS_PER_INSERT = 500
+// Rows per INSERT statement at most: 10 parameters each, well under the protocol's 65,535. A group's rows go in as
+// few statements as that allows, of even sizes: each statement updates the BM25 statistics once per distinct lexeme
+// of its rows, so a short tail statement (500 + 12 rows) would cost almost as much as a full one.
+const ROWS_PER_INSERT = 1000
 
 export interface SyncedContent {
   chunks: ChunkDraft[]
@@ -25,6 +27,8 @@ export interface ChunkWrite {
   content: SyncedContent
   /** The organization's stored-token limit. */
   limit: number
+  /** HTTP validators of the content (a web page), kept with it for the next conditional fetch. */
+  validators?: Validators
 }
 
 export type WriteOutcome = { status: 'synched' } | { status: 'usage_limit_reached'; message: string } | { status: 'lease_lost' }
@@ -101,10 +105,11 @@ async function lockStoredTokens(tx: Tx, organizationIds: string[]): Promise<Map<
 async function replaceRows(tx: Tx, writes: ChunkWrite[]): Promise<void> {
   await tx.query(`DELETE FROM "Chunk" WHERE "datasourceId" = ANY($1::text[])`, [writes.map(w => w.job.id)])
   const rows = writes.flatMap(({ job, content }) => content.chunks.map((chunk, position) => ({ job, chunk, position, embedding: content.embeddings?.[position] })))
-  for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
+  const size = Math.ceil(rows.length / Math.ceil(rows.length / ROWS_PER_INSERT))
+  for (let start = 0; start < rows.length; start += size) {
     const params: unknown[] = []
     const values: string[] = []
-    for (const { job, chunk, position, embedding } of rows.slice(start, start + ROWS_PER_INSERT)) {
+    for (const { job, chunk, position, embedding } of rows.slice(start, start + size)) {
       const p = params.length
       params.push(randomUUID(), job.organizationId, job.datastoreId, job.id, position, chunk.text, chunk.tokens,
         JSON.stringify(chunk.metadata), job.customId, embedding ? toVectorBinary(embedding) : null)
@@ -118,13 +123,21 @@ async function replaceRows(tx: Tx, writes: ChunkWrite[]): Promise<void> {
   }
 }
 
+/**
+ * The jobs synched with their new content, in one UPDATE: counts, content hash, what the synchronisation did
+ * ("syncOutcome": added the first time, else changed) and the HTTP validators of that content, in the transaction
+ * that wrote its chunks.
+ */
 async function markSynched(tx: Tx, writes: ChunkWrite[]): Promise<void> {
   await tx.query(
     `UPDATE "Datasource" AS d
         SET status = 'synched', "nbChunks" = v.chunks, "nbTokens" = v.tokens, "textSize" = v.size, "contentHash" = v.hash,
             name = COALESCE(v.name, d.name), "lastSynch" = ${NOW_UTC}, "errorMessage" = NULL, attempts = 0, "nextRunAt" = NULL,
+            "syncOutcome" = CASE WHEN d."lastSynch" IS NULL THEN 'added' ELSE 'changed' END, "goneCount" = 0,
+            "httpEtag" = v.etag, "httpLastModified" = v.modified, "fetchContext" = v.context,
             "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "updatedAt" = ${NOW_UTC}
-       FROM unnest($1::text[], $2::int[], $3::int[], $4::int[], $5::text[], $6::text[]) AS v(id, chunks, tokens, size, hash, name)
+       FROM unnest($1::text[], $2::int[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
+            AS v(id, chunks, tokens, size, hash, name, etag, modified, context)
       WHERE d.id = v.id`,
     [
       writes.map(w => w.job.id),
@@ -133,6 +146,9 @@ async function markSynched(tx: Tx, writes: ChunkWrite[]): Promise<void> {
       writes.map(w => w.content.textSize),
       writes.map(w => w.content.contentHash),
       writes.map(w => w.content.name ?? null),
+      writes.map(w => w.validators?.etag ?? null),
+      writes.map(w => w.validators?.lastModified ?? null),
+      writes.map(w => w.validators?.context ?? null),
     ],
   )
 }

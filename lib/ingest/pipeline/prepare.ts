@@ -7,7 +7,7 @@ import { contentHash } from '../content-hash'
 import { embeddingsFingerprint } from '../embed-chunks'
 import { LeaseLost, permanentError } from '../errors'
 import type { DocumentKind } from '../kinds'
-import { settle, usageLimitMessage, type ChunkWrite, type Validators } from '../lifecycle'
+import { settle, usageLimitMessage, type ChunkWrite } from '../lifecycle'
 import { textSizeOf, type Section } from '../sections'
 import type { RunStatus } from './run-jobs'
 
@@ -51,7 +51,7 @@ export class PrepareContext {
   }
 }
 
-export type Prepared = { done: RunStatus } | { write: ChunkWrite; validators?: Validators }
+export type Prepared = { done: RunStatus } | { write: ChunkWrite }
 
 /**
  * A document job up to its embeddings: the text extracted by its kind; an unchanged content hash ends it at once
@@ -89,7 +89,7 @@ export async function prepareDocument(job: Datasource, kind: DocumentKind, worke
   }
   // a page a site found is named by its title, and so is a page added alone without a name (named by its URL until now)
   const name = title && (job.groupId || namedByDefault(job, kind)) ? title.slice(0, 300) : null
-  return { write: { job, limit, content: { chunks, embeddings: null, textSize: textSizeOf(sections), contentHash: hash, name } }, validators }
+  return { write: { job, limit, validators, content: { chunks, embeddings: null, textSize: textSizeOf(sections), contentHash: hash, name } } }
 }
 
 /** Whether the datasource still has the name its kind gives one created without a name (a web page: its URL). */

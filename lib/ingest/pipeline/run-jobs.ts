@@ -10,7 +10,7 @@ import { embedAndWrite, type Outcomes } from './embed-write'
 import { settleFailure } from './failure'
 import { startHeartbeat } from './heartbeat'
 import { PrepareContext, prepareDocument } from './prepare'
-import { afterJobs, type Written } from './settled'
+import { afterJobs } from './settled'
 
 export type RunStatus = DatasourceStatus | 'lease_lost'
 
@@ -30,7 +30,6 @@ export async function runJobs(claimed: Datasource[], workerId: string, options: 
   const jobs = [...new Map(claimed.map(j => [j.id, j])).values()]
   const statuses = new Map<string, RunStatus>()
   const written = new Map<string, number>()
-  const writes = new Map<string, Written>()
   const beat = startHeartbeat(() => jobs.filter(j => !statuses.has(j.id)).map(j => j.id), workerId, options.leaseMs, options.stopSignal)
   const outcomes: Outcomes = {
     record: (job, status, chunks) => {
@@ -54,10 +53,7 @@ export async function runJobs(claimed: Datasource[], workerId: string, options: 
         beat.signal.throwIfAborted()
         const prepared = await runUntilWrite(job, workerId, { leaseMs: options.leaseMs, signal: beat.signal }, context)
         if ('done' in prepared) outcomes.record(job, prepared.done)
-        else {
-          group.push(prepared.write)
-          writes.set(job.id, { contentHash: prepared.write.content.contentHash, validators: 'validators' in prepared ? prepared.validators : undefined })
-        }
+        else group.push(prepared.write)
       } catch (error) {
         await outcomes.fail(job, error)
       }
@@ -71,7 +67,7 @@ export async function runJobs(claimed: Datasource[], workerId: string, options: 
   } finally {
     beat.stop()
   }
-  await afterJobs(jobs, statuses, writes, written)
+  await afterJobs(jobs, statuses, new Set([...written.keys()].filter(id => statuses.get(id) === 'synched')))
   await finish(jobs, statuses, written, started)
   return claimed.map(j => statuses.get(j.id) ?? 'lease_lost')
 }

@@ -4,29 +4,20 @@ import type { Datasource } from '@/lib/generated/prisma/client'
 import { logger } from '@/lib/logger'
 import { datasourceEventOf, emitEvents, type EventToEmit } from '@/lib/webhooks'
 import { kindOf, REFRESHABLE_TYPES } from '../kinds'
-import { recordWrittenContent, scheduleNextRefresh, type Validators } from '../lifecycle'
+import { scheduleNextRefresh } from '../lifecycle'
 import type { RunStatus } from './run-jobs'
 
-export interface Written {
-  contentHash: string
-  validators?: Validators
-}
-
 /**
- * What follows the end of document jobs: the validators and outcome of content just written; the next scheduled
- * refresh of the refreshable ones; and the organization's webhooks told of each top-level datasource's end (a site's
- * pages are told as one `site.refreshed`, lifecycle/site-events.ts). Never throws.
+ * What follows the end of document jobs (the outcome and validators of content just written were recorded with its
+ * chunks, lifecycle/write-chunks.ts): the next scheduled refresh of the refreshable ones; and the organization's
+ * webhooks told of each top-level datasource's end (a site's pages are told as one `site.refreshed`,
+ * lifecycle/site-events.ts). `written`: the jobs that wrote new chunks. Never throws.
  */
-export async function afterJobs(jobs: Datasource[], statuses: Map<string, RunStatus>, writes: Map<string, Written>, chunksWritten: Map<string, number>): Promise<void> {
-  const written = new Map([...writes].filter(([id]) => chunksWritten.has(id) && statuses.get(id) === 'synched'))
+export async function afterJobs(jobs: Datasource[], statuses: Map<string, RunStatus>, written: Set<string>): Promise<void> {
   try {
-    await recordWrittenContent(
-      jobs.flatMap(job => {
-        const write = written.get(job.id)
-        return write ? [{ id: job.id, contentHash: write.contentHash, outcome: job.lastSynch ? ('changed' as const) : ('added' as const), validators: write.validators }] : []
-      }),
-    )
-    await scheduleNextRefresh(jobs.filter(j => !j.groupId && statuses.get(j.id) !== 'lease_lost').map(j => j.id), REFRESHABLE_TYPES)
+    // only the kinds that refresh (a batch of text or files has none: no statement)
+    const refreshable = jobs.filter(j => !j.groupId && statuses.get(j.id) !== 'lease_lost' && REFRESHABLE_TYPES.includes(j.type))
+    await scheduleNextRefresh(refreshable.map(j => j.id), REFRESHABLE_TYPES)
     const events = new Map<string, EventToEmit[]>()
     for (const job of jobs) {
       const data = await endingOf(job, statuses.get(job.id), written.has(job.id))
