@@ -1,4 +1,8 @@
-// The dashboard's only way to the server: same-origin calls to /api, authorized by the session cookie.
+// The dashboard's only way to the server: same-origin calls to /api, authorized by the session cookie. Calls name an
+// endpoint as its route file declares it ("GET /api/datastores/{id}"): the path, the parameters, the body and the
+// answer's type all come from that declaration (app/api/registry.ts, imported for its types only).
+import type { z } from 'zod'
+import type { ApiContract } from '@/app/api/registry'
 
 /** An error answered by the API: `{"error": {"code", "message", "details"}}`. */
 export class ApiError extends Error {
@@ -97,4 +101,36 @@ function apiErrorOf(data: unknown, status: number, fallback: string): ApiError {
 export function errorMessage(error: unknown): string {
   if (error instanceof Error && error.message) return error.message
   return 'Something went wrong'
+}
+
+type Api = { [C in ApiContract as `${C['method']} ${C['path']}`]: C }
+/** An endpoint of the API, as "METHOD /path/{param}". */
+export type Endpoint = keyof Api
+
+type ParamNames<P> = P extends `${string}{${infer N}}${infer Rest}` ? N | ParamNames<Rest> : never
+type Present<S> = [NonNullable<S>] extends [never] ? false : NonNullable<S> extends z.ZodType ? true : false
+type Input<S> = NonNullable<S> extends z.ZodType ? z.input<NonNullable<S>> : never
+
+/** What a call of endpoint K sends: its path parameters, query parameters and JSON body, as declared. */
+export type RequestOf<K extends Endpoint> = ([ParamNames<Api[K]['path']>] extends [never] ? unknown : { params: Record<ParamNames<Api[K]['path']>, string> }) &
+  (Present<Api[K]['query']> extends true ? { query?: Input<Api[K]['query']> } : unknown) &
+  (Present<Api[K]['body']> extends true ? { body: Input<Api[K]['body']> } : unknown) & { signal?: AbortSignal; credentials?: RequestCredentials }
+
+/** What endpoint K answers on success, as declared. */
+export type ResponseOf<K extends Endpoint> = Present<Api[K]['response']> extends true ? z.output<NonNullable<Api[K]['response']>> : never
+
+/** The URL of a call: the path's parameters filled in, the query parameters that have a value appended. */
+export function apiUrl<K extends Endpoint>(endpoint: K, request: RequestOf<K>): string {
+  const { params = {}, query = {} } = request as { params?: Record<string, string>; query?: Record<string, unknown> }
+  const path = endpoint.slice(endpoint.indexOf(' ') + 1).replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name]))
+  const search = new URLSearchParams()
+  for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== null && value !== '') search.set(key, String(value))
+  return search.size ? `${path}?${search}` : path
+}
+
+/** Calls an endpoint with its declared inputs; resolves with its declared answer, throws ApiError otherwise. */
+export function api<K extends Endpoint>(endpoint: K, ...[request]: {} extends RequestOf<K> ? [RequestOf<K>?] : [RequestOf<K>]): Promise<ResponseOf<K>> {
+  const given = (request ?? {}) as RequestOf<K> & { body?: unknown }
+  const method = endpoint.slice(0, endpoint.indexOf(' '))
+  return apiFetch(apiUrl(endpoint, given), { method, json: given.body, signal: given.signal, credentials: given.credentials })
 }

@@ -13,6 +13,7 @@ import * as listRoute from '@/app/api/datastores/[id]/datasources/route'
 import * as datastores from '@/app/api/datastores/route'
 import { drainQueue } from '@/lib/ingest/worker'
 import { page, serveSite, sitemap, type TestSite } from './fixtures/web-server'
+import type { RouteHandler } from '@/lib/api/endpoint'
 import { call } from './helpers/http'
 import { createTenant, type TestTenant } from './helpers/tenants'
 
@@ -46,7 +47,7 @@ async function uploadFile(tenant: TestTenant, datastoreId: string, name: string,
   return res.json as { id: string }
 }
 
-const get = (handler: typeof chunksRoute.GET, tenant: TestTenant, id: string, query = '') =>
+const get = (handler: RouteHandler, tenant: TestTenant, id: string, query = '') =>
   call(handler, `/api/datasources/${id}/x${query}`, { headers: tenant.headers, params: { id } })
 
 describe('a datasource opens to what it holds', () => {

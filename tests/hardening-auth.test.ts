@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, test } from 'vitest'
 import { useFakeModel } from './helpers/agents'
 import { describeEndpoint, ENDPOINTS, type EndpointSpec } from './helpers/hardening/endpoints'
 import { renderJson, type Probe } from './helpers/hardening/inputs'
-import { resolveParams, send } from './helpers/hardening/probe'
+import { resolveParams, send, validProbe } from './helpers/hardening/probe'
 import { changes, snapshot } from './helpers/hardening/snapshot'
 import { createTenantWorld, MARKER, type TenantWorld } from './helpers/hardening/world'
 import { expectErrorBody } from './helpers/http'
@@ -40,14 +40,6 @@ const CREDENTIALS: Credential[] = [
   { name: "another organization's key", headers: () => b.headers, kind: 'other-org' },
 ]
 
-function validProbe(spec: EndpointSpec, w: TenantWorld): Probe {
-  const params = Object.fromEntries(Object.keys(spec.params).map(k => [k, { tag: 'own' } as const]))
-  if (spec.method !== 'GET' && spec.valid && spec.body !== 'multipart') {
-    return { label: 'valid body', params, search: spec.query ?? {}, headers: { 'content-type': 'application/json' }, body: renderJson(spec.valid(w)) }
-  }
-  if (spec.method !== 'GET' && spec.validForm) return { label: 'valid form', params, search: {}, headers: {}, body: { form: spec.validForm(w) } }
-  return { label: 'no body', params, search: spec.query ?? {}, headers: {} }
-}
 
 /** Texts and ids of tenant A that must never appear in an answer to anyone else. */
 function privateOfA(): string[] {

@@ -15,6 +15,8 @@ process.env.DATA_DIR = dir
 process.env.NEXTAUTH_SECRET ??= 'test-secret-test-secret-test-secret'
 process.env.LOG_LEVEL ??= 'error'
 process.env.WORKER = 'off'
+// every JSON success a handler answers is checked against its endpoint's declared schema (lib/http/endpoint.ts)
+process.env.API_VALIDATE_RESPONSES = '1'
 
 const postgresUrl = process.env.TEST_DATABASE === 'postgres' ? process.env.TEST_DATABASE_URL : undefined
 const schema = `test_${randomBytes(6).toString('hex')}`

@@ -1,16 +1,7 @@
-// The API keys page's calls to the API: the only module of components/api-keys that knows a URL.
-import { apiFetch } from '@/components/api-client'
-import type { ApiKey, CreatedApiKey } from './types'
+// The API keys page's calls to the API, by the endpoints' declarations (components/api-client.ts).
+import { api } from '@/components/api-client'
 
-export function listApiKeys(): Promise<ApiKey[]> {
-  return apiFetch('/api/api-keys')
-}
-
+export const listApiKeys = () => api('GET /api/api-keys')
 /** A new key; its secret is in this answer only. */
-export function createApiKey(name: string): Promise<CreatedApiKey> {
-  return apiFetch('/api/api-keys', { method: 'POST', json: { name } })
-}
-
-export function revokeApiKey(id: string): Promise<ApiKey> {
-  return apiFetch(`/api/api-keys/${encodeURIComponent(id)}`, { method: 'DELETE' })
-}
+export const createApiKey = (name: string) => api('POST /api/api-keys', { body: { name } })
+export const revokeApiKey = (id: string) => api('DELETE /api/api-keys/{id}', { params: { id } })

@@ -16,7 +16,7 @@ export function SitePages({ site, isSelected, onSelect }: { site: Datasource; is
   const query = useInfiniteQuery({
     queryKey: [...datasourcesQueryKey(site.datastoreId), 'site', site.id],
     initialPageParam: null as string | null,
-    queryFn: ({ pageParam, signal }) => listDatasources(site.datastoreId, { groupId: site.id, limit: PAGE_SIZE, cursor: pageParam }, signal),
+    queryFn: ({ pageParam, signal }) => listDatasources(site.datastoreId, { groupId: site.id, limit: PAGE_SIZE, cursor: pageParam ?? undefined }, signal),
     getNextPageParam: last => last.nextCursor,
     refetchInterval: q => (q.state.data?.pages.some(p => p.items.some(d => ACTIVE_STATUSES.includes(d.status))) ? LIVE_MS : false),
   })

@@ -1,20 +1,12 @@
-// The knowledge-gap queue's calls to the API: the only module of components/gaps that knows a URL.
-import { apiFetch } from '@/components/api-client'
+// The knowledge-gap queue's calls to the API, by the endpoints' declarations (components/api-client.ts).
+import { api, type RequestOf } from '@/components/api-client'
 // type-only, erased from the browser bundle
-import type { GapGroup, GapItem } from '@/lib/gaps/schemas'
+import type { GapGroup, GapItem } from '@/lib/domain/inbox'
 
 export type { GapGroup, GapItem }
 
 export const gapsQueryKey = (agentId?: string) => ['gaps', agentId ?? 'all'] as const
 
-export function listGaps(agentId?: string): Promise<GapGroup[]> {
-  return apiFetch(`/api/gaps${agentId ? `?agentId=${encodeURIComponent(agentId)}` : ''}`)
-}
-
-export function dismissGaps(messageIds: string[]): Promise<{ resolved: number }> {
-  return apiFetch('/api/gaps/dismiss', { method: 'POST', json: { messageIds } })
-}
-
-export function answerGaps(body: { messageIds: string[]; datastoreId: string; question: string; answer: string }): Promise<{ resolved: number; datasourceId: string }> {
-  return apiFetch('/api/gaps/answer', { method: 'POST', json: body })
-}
+export const listGaps = (agentId?: string) => api('GET /api/gaps', { query: { agentId } })
+export const dismissGaps = (messageIds: string[]) => api('POST /api/gaps/dismiss', { body: { messageIds } })
+export const answerGaps = (body: RequestOf<'POST /api/gaps/answer'>['body']) => api('POST /api/gaps/answer', { body })

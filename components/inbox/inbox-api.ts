@@ -1,39 +1,20 @@
-// The inbox's calls to the API: the only module of components/inbox that knows a URL.
-import { apiFetch } from '@/components/api-client'
+// The inbox's calls to the API, by the endpoints' declarations (components/api-client.ts).
+import { api, apiUrl, type RequestOf } from '@/components/api-client'
 // type-only, erased from the browser bundle
-import type { InboxConversation, InboxPage, ReviewedConversation, ReviewedMessage } from '@/lib/inbox/types'
+import type { InboxConversation, InboxPage, ReviewedConversation, ReviewedMessage } from '@/lib/domain/inbox'
 
 export type { InboxConversation, InboxPage, ReviewedConversation, ReviewedMessage }
 
-export interface InboxFilterValues {
-  agentId?: string
-  channel?: 'api' | 'dashboard' | 'website'
-  from?: string
-  to?: string
-  q?: string
-  feedback?: 'good' | 'bad' | 'none'
-  sources?: 'none' | 'weak'
-}
-
-function searchOf(filters: InboxFilterValues, extra: Record<string, string | undefined> = {}) {
-  const params = new URLSearchParams()
-  for (const [key, value] of Object.entries({ ...filters, ...extra })) if (value) params.set(key, value)
-  return params.toString()
-}
+/** The inbox's filters: the query parameters of the list, without its paging. */
+export type InboxFilterValues = Omit<NonNullable<RequestOf<'GET /api/conversations'>['query']>, 'cursor' | 'limit'>
 
 export const inboxQueryKey = (filters: InboxFilterValues) => ['inbox', filters] as const
 
-/** One page of the filtered conversations (GET /api/conversations), most recently active first. */
-export function fetchInboxPage(filters: InboxFilterValues, cursor?: string, limit = 50): Promise<InboxPage> {
-  return apiFetch(`/api/conversations?${searchOf(filters, { cursor, limit: String(limit) })}`)
-}
+/** One page of the filtered conversations, most recently active first. */
+export const fetchInboxPage = (filters: InboxFilterValues, cursor?: string, limit = 50) => api('GET /api/conversations', { query: { ...filters, cursor, limit } })
 
 /** A conversation with its messages' retrieval record and votes. */
-export function fetchReview(conversationId: string): Promise<ReviewedConversation> {
-  return apiFetch(`/api/conversations/${encodeURIComponent(conversationId)}/messages`)
-}
+export const fetchReview = (id: string) => api('GET /api/conversations/{id}/messages', { params: { id } })
 
 /** The download link of the filtered conversations as JSONL or CSV. */
-export function exportHref(filters: InboxFilterValues, format: 'jsonl' | 'csv'): string {
-  return `/api/conversations/export?${searchOf(filters, { format })}`
-}
+export const exportHref = (filters: InboxFilterValues, format: 'jsonl' | 'csv') => apiUrl('GET /api/conversations/export', { query: { ...filters, format } })

@@ -1,5 +1,6 @@
 'use client'
 
+import type { ConversationChannel } from '@/lib/domain/agents'
 import * as React from 'react'
 import { useQuery } from '@tanstack/react-query'
 import { Download, Search, X } from 'lucide-react'
@@ -9,7 +10,7 @@ import { Input } from '@/components/ui/input'
 import { exportHref, type InboxFilterValues } from './inbox-api'
 import { FilterSelect } from './filter-select'
 
-export const CHANNEL_LABELS = { api: 'API', dashboard: 'Playground', website: 'Website' } as const
+export const CHANNEL_LABELS: Record<ConversationChannel, string> = { api: 'API', dashboard: 'Playground', website: 'Website' }
 
 /** The text box: the filter follows the typing after a short pause. */
 function SearchBox({ value, onChange }: { value: string; onChange: (q: string) => void }) {

@@ -1,24 +1,17 @@
-// The usage page's calls to the API: the only module of components/usage that knows a URL.
-import { apiFetch } from '@/components/api-client'
-// the bodies of GET /api/usage and GET /api/usage/daily; type-only, so erased from the browser bundle
-import type { DailyUsage } from '@/lib/usage/daily'
-import type { UsageReport } from '@/lib/usage/usage-report'
+// The usage page's calls to the API, by the endpoints' declarations (components/api-client.ts).
+import { api, type RequestOf, type ResponseOf } from '@/components/api-client'
 
-export type { DailyUsage, UsageReport }
+export type UsageReport = ResponseOf<'GET /api/usage'>
+export type DailyUsage = ResponseOf<'GET /api/usage/daily'>
 
 export const usageQueryKey = ['usage'] as const
 
 /** This month's counters of the organization against its limits. */
-export function getUsage(): Promise<UsageReport> {
-  return apiFetch('/api/usage')
-}
+export const getUsage = () => api('GET /api/usage')
 
-export const dailyUsageQueryKey = (filters: { agentId?: string; channel?: string }) => ['usage', 'daily', filters] as const
+type DailyFilters = Omit<NonNullable<RequestOf<'GET /api/usage/daily'>['query']>, 'days'>
+
+export const dailyUsageQueryKey = (filters: DailyFilters) => ['usage', 'daily', filters] as const
 
 /** Questions, votes, tokens and datastore queries per day over 30 days, for one agent and/or channel when given. */
-export function getDailyUsage(filters: { agentId?: string; channel?: string }): Promise<DailyUsage> {
-  const params = new URLSearchParams({ days: '30' })
-  if (filters.agentId) params.set('agentId', filters.agentId)
-  if (filters.channel) params.set('channel', filters.channel)
-  return apiFetch(`/api/usage/daily?${params}`)
-}
+export const getDailyUsage = (filters: DailyFilters) => api('GET /api/usage/daily', { query: { days: 30, ...filters } })

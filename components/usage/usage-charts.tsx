@@ -1,5 +1,6 @@
 'use client'
 
+import type { ConversationChannel } from '@/lib/domain/agents'
 import * as React from 'react'
 import { useQuery } from '@tanstack/react-query'
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
@@ -94,7 +95,7 @@ function Charts({ u, filtered }: { u: DailyUsage; filtered: boolean }) {
 
 /** Usage over the last 30 days (UTC days), for the organization or one agent and/or channel. */
 export function UsageCharts() {
-  const [filters, setFilters] = React.useState<{ agentId?: string; channel?: string }>({})
+  const [filters, setFilters] = React.useState<{ agentId?: string; channel?: ConversationChannel }>({})
   const agents = useQuery({ queryKey: ['agents'], queryFn: listAgents })
   const query = useQuery({ queryKey: dailyUsageQueryKey(filters), queryFn: () => getDailyUsage(filters), refetchInterval: 60_000 })
   useErrorToast(query.error, 'daily-usage-error', 'usage over time')
@@ -106,7 +107,7 @@ export function UsageCharts() {
         </h2>
         <div className="grid grid-cols-2 gap-3">
           <FilterSelect id="usage-agent" label="Agent" value={filters.agentId ?? ''} onChange={v => setFilters(f => ({ ...f, agentId: v || undefined }))} options={[{ value: '', label: 'All agents' }, ...(agents.data ?? []).map(a => ({ value: a.id, label: a.name }))]} />
-          <FilterSelect id="usage-channel" label="Channel" value={filters.channel ?? ''} onChange={v => setFilters(f => ({ ...f, channel: v || undefined }))} options={[{ value: '', label: 'All channels' }, ...Object.entries(CHANNEL_LABELS).map(([value, label]) => ({ value, label }))]} />
+          <FilterSelect id="usage-channel" label="Channel" value={filters.channel ?? ''} onChange={v => setFilters(f => ({ ...f, channel: (v || undefined) as ConversationChannel | undefined }))} options={[{ value: '', label: 'All channels' }, ...Object.entries(CHANNEL_LABELS).map(([value, label]) => ({ value, label }))]} />
         </div>
       </div>
       {loadFailed(query) ? <LoadError query={query} /> : query.data ? <Charts u={query.data} filtered={Boolean(filters.agentId || filters.channel)} /> : <Skeleton className="h-64 rounded-xl" />}

@@ -1,38 +1,13 @@
-// The webhooks area's calls to the API: the only module of components/webhooks that knows a URL.
-import { apiFetch } from '@/components/api-client'
-import type { CreatedWebhook, Delivery, Webhook, WebhookEvent } from './types'
+// The webhooks area's calls to the API, by the endpoints' declarations (components/api-client.ts).
+import { api, type RequestOf } from '@/components/api-client'
 
-const webhookPath = (id: string) => `/api/webhooks/${encodeURIComponent(id)}`
+export type WebhookFields = RequestOf<'POST /api/webhooks'>['body']
 
-export interface WebhookFields {
-  url: string
-  events: WebhookEvent[]
-  description?: string | null
-  enabled?: boolean
-}
-
-export function listWebhooks(): Promise<Webhook[]> {
-  return apiFetch('/api/webhooks')
-}
-
+export const listWebhooks = () => api('GET /api/webhooks')
 /** The new endpoint with its signing secret, answered this once. */
-export function createWebhook(body: WebhookFields): Promise<CreatedWebhook> {
-  return apiFetch('/api/webhooks', { method: 'POST', json: body })
-}
-
-export function updateWebhook(id: string, body: Partial<WebhookFields>): Promise<Webhook> {
-  return apiFetch(webhookPath(id), { method: 'PATCH', json: body })
-}
-
-export function deleteWebhook(id: string): Promise<Webhook> {
-  return apiFetch(webhookPath(id), { method: 'DELETE' })
-}
-
-export function listDeliveries(id: string): Promise<Delivery[]> {
-  return apiFetch(`${webhookPath(id)}/deliveries?limit=50`)
-}
-
+export const createWebhook = (body: WebhookFields) => api('POST /api/webhooks', { body })
+export const updateWebhook = (id: string, body: RequestOf<'PATCH /api/webhooks/{id}'>['body']) => api('PATCH /api/webhooks/{id}', { params: { id }, body })
+export const deleteWebhook = (id: string) => api('DELETE /api/webhooks/{id}', { params: { id } })
+export const listDeliveries = (id: string) => api('GET /api/webhooks/{id}/deliveries', { params: { id }, query: { limit: 50 } })
 /** "Send again": queues the delivery anew. */
-export function resendDelivery(deliveryId: string): Promise<Delivery> {
-  return apiFetch(`/api/webhooks/deliveries/${encodeURIComponent(deliveryId)}/resend`, { method: 'POST' })
-}
+export const resendDelivery = (id: string) => api('POST /api/webhooks/deliveries/{id}/resend', { params: { id } })

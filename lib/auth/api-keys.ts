@@ -1,7 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { getPrisma } from '@/lib/db/client'
 import { NotFound } from '@/lib/http/errors'
+import type { ApiKeyResource } from '@/lib/domain/account'
 import type { TenantContext } from '@/lib/domain/tenant'
+
+export type { ApiKeyResource }
 
 // Secrets look like "ads_" + 43 url-safe characters: the prefix says what it is (and lets secret scanners find
 // leaked keys); the first 12 characters are kept in clear so the UI can tell keys apart.
@@ -23,14 +26,6 @@ export function isAcceptableSecret(secret: string): boolean {
   return secret.length >= 20 && secret.length <= 200 && /^[\x21-\x7e]+$/.test(secret)
 }
 
-export interface ApiKeyResource {
-  id: string
-  name: string
-  prefix: string
-  createdAt: string
-  lastUsedAt: string | null
-  revokedAt: string | null
-}
 
 type ApiKeyRow = { id: string; name: string; prefix: string; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null }
 

@@ -1,3 +1,4 @@
+import type { BulkOutcome } from '@/lib/domain/datastores'
 import type { TenantContext } from '@/lib/domain/tenant'
 import { getPrisma } from '@/lib/db/client'
 import { NotFound } from '@/lib/http/errors'
@@ -6,11 +7,6 @@ import type { BulkBody } from './content-schemas'
 import { deleteDatasource } from './datasources'
 import { findDatastore } from './datastores'
 
-export interface BulkOutcome {
-  action: BulkBody['action']
-  /** The datasources acted on (ids of another datastore or tenant are left out, as if unknown). */
-  ids: string[]
-}
 
 /**
  * Re-syncs or deletes many datasources of a datastore at once: the ones selected (`ids`), or every one in a status

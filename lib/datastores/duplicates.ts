@@ -1,3 +1,4 @@
+import { z } from 'zod'
 import { createHash } from 'node:crypto'
 import { getDatabase } from '@/lib/db/client'
 
@@ -31,8 +32,15 @@ export async function findHolders(datastoreId: string, hashes: string[]): Promis
   return holders
 }
 
-/** `allowDuplicates=true` (or 1) in the query string: index a copy of content the datastore already holds. */
-export function allowsDuplicates(url: string): boolean {
-  const value = new URL(url).searchParams.get('allowDuplicates')
-  return value === 'true' || value === '1'
-}
+/** What the API document says of duplicate files on both upload endpoints. */
+export const DUPLICATES_RULE =
+  'A file (or document) whose content a datasource of the same datastore already holds is not stored or indexed again: the answer is that datasource with `"duplicate": true` (status 200). `?allowDuplicates=true` indexes a copy anyway.'
+
+/** `?allowDuplicates=true` (or 1): index a copy of content the datastore already holds. Any other value: don't. */
+export const DuplicatesParams = z.object({
+  allowDuplicates: z
+    .string()
+    .optional()
+    .transform(v => v === 'true' || v === '1')
+    .describe('true: index a copy of content the datastore already holds'),
+})

@@ -4,7 +4,9 @@ import { z } from 'zod'
 import { DATASOURCE_STATUSES, DATASOURCE_TYPES, type DatasourceType } from '@/lib/domain/datasources'
 import { jsonCreatedKinds } from '@/lib/ingest/kinds'
 import { CHUNK_OVERLAP_RANGE, CHUNK_SIZE_RANGE, MAX_QUERY_LENGTH, MAX_TOP_K } from '@/lib/domain/limits'
+import { MAX_UPSERT_DOCUMENTS } from '@/lib/domain/limits'
 import { MAX_REFRESH_HOURS, REFRESH_NAMES } from '@/lib/domain/refresh'
+import { PayloadTooLarge } from '@/lib/http/errors'
 import { SEARCH_LANGUAGES } from '@/lib/domain/languages'
 import { MetadataFilterSchema } from '@/lib/search/metadata-filter'
 
@@ -78,9 +80,21 @@ export const UpsertDocument = z.object({
 })
 export type UpsertDocument = z.infer<typeof UpsertDocument>
 
-/** Checked first, so that 0 documents is a 400 and too many a 413, before each document is validated. */
-export const UpsertEnvelope = z.object({ documents: z.array(z.unknown()) })
-export const UpsertBody = z.object({ documents: z.array(UpsertDocument) })
+/** Too many documents is a 413 (split the upsert), whatever the documents hold; none is a 400. */
+function refuseTooMany(documents: unknown[]): boolean {
+  if (!Array.isArray(documents) || documents.length <= MAX_UPSERT_DOCUMENTS) return true
+  throw new PayloadTooLarge(`At most ${MAX_UPSERT_DOCUMENTS} documents per upsert; this one has ${documents.length}: split it`, {
+    maxDocuments: MAX_UPSERT_DOCUMENTS,
+    received: documents.length,
+  })
+}
+
+export const UpsertBody = z.object({
+  documents: z
+    .array(UpsertDocument)
+    .min(1, 'documents must hold at least one document')
+    .refine(refuseTooMany, { when: () => true }),
+})
 
 const JsonCommon = {
   datastoreId: Id,

@@ -1,9 +1,9 @@
+import type { UpsertResult } from '@/lib/domain/datastores'
 import type { TenantContext } from '@/lib/domain/tenant'
 import { getBlobStore, originalKey } from '@/lib/db/blob-store'
 import { getPrisma } from '@/lib/db/client'
 import { Prisma } from '@/lib/generated/prisma/client'
-import { InvalidRequest, NotFound, PayloadTooLarge } from '@/lib/http/errors'
-import { validate } from '@/lib/http/body'
+import { InvalidRequest, NotFound } from '@/lib/http/errors'
 import { kindOf } from '@/lib/ingest/kinds'
 import { textKind } from '@/lib/ingest/kinds/text'
 import { createQueuedDatasources, enqueueDatasources } from '@/lib/ingest/lifecycle'
@@ -11,7 +11,8 @@ import { forEachBounded } from './bounded'
 import { findDatastore } from './datastores'
 import { findHolders, sha256Hex } from './duplicates'
 import { newId } from './ids'
-import { MAX_UPSERT_DOCUMENTS, UpsertBody, UpsertEnvelope, type UpsertDocument } from './schemas'
+import { UpsertBody, type UpsertDocument } from './schemas'
+import { validate } from '@/lib/http/body'
 
 const NAME_FROM_TEXT_LENGTH = 60
 const PARALLEL_BLOB_WRITES = 16
@@ -38,28 +39,7 @@ function customIdOf(metadata: Record<string, unknown> | null | undefined): strin
   return null
 }
 
-/** Validates an upsert body: 0 documents → 400, more than the maximum → 413, a bad document → 400 naming its index. */
-export function parseUpsertBody(body: unknown): UpsertDocument[] {
-  const { documents } = validate(UpsertEnvelope, body)
-  if (documents.length === 0) {
-    throw new InvalidRequest('documents must hold at least one document', [
-      { path: 'documents', message: 'must not be empty', code: 'too_small' },
-    ])
-  }
-  if (documents.length > MAX_UPSERT_DOCUMENTS) {
-    throw new PayloadTooLarge(`At most ${MAX_UPSERT_DOCUMENTS} documents per upsert; this one has ${documents.length}: split it`, {
-      maxDocuments: MAX_UPSERT_DOCUMENTS,
-      received: documents.length,
-    })
-  }
-  return validate(UpsertBody, body).documents
-}
 
-/** The answer of an upsert: ids in document order; the documents whose text the datastore already held (not indexed again). */
-export interface UpsertResult {
-  ids: string[]
-  duplicates?: { index: number; datasourceId: string; name: string }[]
-}
 
 /**
  * Each document becomes a `text` datasource (its original stored, then queued); a document with the `id` of an
@@ -169,4 +149,9 @@ async function checkReplacements(ctx: TenantContext, datastoreId: string, docume
       ])
     }
   })
+}
+
+/** An upsert body validated as the endpoint does (0 documents → 400, too many → 413, a bad document → 400 naming its index). */
+export function parseUpsertBody(body: unknown): UpsertDocument[] {
+  return validate(UpsertBody, body).documents
 }

@@ -1,7 +1,11 @@
 // The agent and conversation resources as the API answers them (spec §2), and their vocabularies, as the database
-// enums spell them (prisma/schema.prisma). The dashboard's components read these types; the server builds them.
-import type { AnswerSource } from './answer-events'
-import type { AgentModelName } from './models'
+// enums spell them (prisma/schema.prisma). Each resource is a zod schema (the response of its endpoints, the
+// OpenAPI document's component) with its TypeScript type inferred; the dashboard's components read the types.
+import { z } from 'zod'
+import { AnswerSource } from './answer-events'
+import { AGENT_MODEL_NAMES } from './models'
+
+const time = z.iso.datetime()
 
 export const AGENT_VISIBILITIES = ['public', 'private'] as const
 export type AgentVisibility = (typeof AGENT_VISIBILITIES)[number]
@@ -16,110 +20,115 @@ export type SourcesVisibility = (typeof SOURCES_VISIBILITIES)[number]
 export const COLOR_SCHEMES = ['light', 'dark'] as const
 export const BUBBLE_POSITIONS = ['bottom-right', 'bottom-left'] as const
 
-/** How the public chat, its iframe and the bubble look and greet (lib/agents/appearance.ts: rules and defaults). */
-export interface AgentAppearance {
-  /** Shown as the chat's name; null: the agent's name. */
-  displayName: string | null
-  /** An https (or data:image) URL of a square picture; null: a bot icon. */
-  avatarUrl: string | null
-  /** "#rrggbb": the launcher, the header and the visitor's messages. */
-  primaryColor: string
-  colorScheme: (typeof COLOR_SCHEMES)[number]
-  bubblePosition: (typeof BUBBLE_POSITIONS)[number]
-  welcomeMessage: string
-  /** Up to 4 questions offered before the first one is asked. */
-  suggestedQuestions: string[]
-  sourcesVisibility: SourcesVisibility
-  /** The browser tab's title of /chat/{id}; null: the display name. */
-  pageTitle: string | null
-}
-
 /** Where a conversation comes from: an API key, the dashboard's playground, the public chat. */
-export type ConversationChannel = 'api' | 'dashboard' | 'website'
+export const CONVERSATION_CHANNELS = ['api', 'dashboard', 'website'] as const
+export type ConversationChannel = (typeof CONVERSATION_CHANNELS)[number]
+
+/** How the public chat, its iframe and the bubble look and greet (lib/agents/appearance.ts: rules and defaults). */
+export const AgentAppearance = z
+  .strictObject({
+    displayName: z.string().nullable().describe("Shown as the chat's name; null: the agent's name"),
+    avatarUrl: z.string().nullable().describe('An https (or data:image) URL of a square picture; null: a bot icon'),
+    primaryColor: z.string().describe('"#rrggbb": the launcher, the header and the visitor\'s messages'),
+    colorScheme: z.enum(COLOR_SCHEMES),
+    bubblePosition: z.enum(BUBBLE_POSITIONS),
+    welcomeMessage: z.string(),
+    suggestedQuestions: z.array(z.string()).max(4).describe('Offered before the first question'),
+    sourcesVisibility: z.enum(SOURCES_VISIBILITIES).describe("What a visitor sees of an answer's sources; the organization sees all"),
+    pageTitle: z.string().nullable().describe('The browser tab\'s title of /chat/{id}; null: the display name'),
+  })
+  .meta({ id: 'AgentAppearance' })
+export type AgentAppearance = z.infer<typeof AgentAppearance>
 
 /** The Agent resource of spec §2, plus the datastores it reads and its times. */
-export interface AgentResource {
-  id: string
-  name: string
-  description: string
-  modelName: AgentModelName
-  temperature: number
-  visibility: AgentVisibility
-  systemPrompt: string | null
-  userPrompt: string | null
-  promptType: PromptType | null
-  promptTemplate: string | null
-  datastoreIds: string[]
-  appearance: AgentAppearance
-  /** Sites that may embed the public chat and query it from a browser; empty: any site. */
-  allowedDomains: string[]
-  /** Refuse public queries without a valid visitor signature. */
-  requireSignedVisitors: boolean
-  /** The first characters of the visitor signing secret (the secret is shown once); null: none yet. */
-  visitorSecretPrefix: string | null
-  /** Issue 13: rewrite a follow-up into a standalone search query before retrieval. */
-  rewriteQuestions: boolean
-  /** Fragments scoring below it are left out; null: no floor. */
-  minScore: number | null
-  /** What to say when nothing clears the floor (an instruction to the model); null: a built-in one. */
-  noAnswerMessage: string | null
-  createdAt: string
-  updatedAt: string
-}
+export const AgentResource = z
+  .strictObject({
+    id: z.string(),
+    name: z.string(),
+    description: z.string(),
+    modelName: z.enum(AGENT_MODEL_NAMES),
+    temperature: z.number(),
+    visibility: z.enum(AGENT_VISIBILITIES),
+    systemPrompt: z.string().nullable(),
+    userPrompt: z.string().nullable(),
+    promptType: z.enum(PROMPT_TYPES).nullable(),
+    promptTemplate: z.string().nullable(),
+    datastoreIds: z.array(z.string()),
+    appearance: AgentAppearance,
+    allowedDomains: z.array(z.string()).describe('Sites that may frame the chat and query it from a browser; empty: any'),
+    requireSignedVisitors: z.boolean().describe('Refuse public queries without a valid visitor signature'),
+    visitorSecretPrefix: z.string().nullable().describe('The start of the visitor signing secret (shown once when rotated); null: none yet'),
+    rewriteQuestions: z.boolean().describe('Follow-ups are rewritten into standalone search queries before retrieval'),
+    minScore: z.number().min(0).max(1).nullable().describe('Relevance floor: fragments scoring below it are not given to the model; null: none'),
+    noAnswerMessage: z.string().nullable().describe('Instruction given to the model when nothing clears the floor; null: a built-in one'),
+    createdAt: time,
+    updatedAt: time,
+  })
+  .meta({ id: 'Agent' })
+export type AgentResource = z.infer<typeof AgentResource>
 
 /** What anyone may see of a public agent without a key (the embeddable chat page shows it). */
-export interface PublicAgentResource {
-  id: string
-  name: string
-  description: string
-  visibility: 'public'
-  appearance: AgentAppearance
-  requireSignedVisitors: boolean
-}
+export const PublicAgentResource = z
+  .strictObject({
+    id: z.string(),
+    name: z.string(),
+    description: z.string(),
+    visibility: z.literal('public'),
+    appearance: AgentAppearance,
+    requireSignedVisitors: z.boolean(),
+  })
+  .meta({ id: 'PublicAgent' })
+export type PublicAgentResource = z.infer<typeof PublicAgentResource>
 
-export interface ConversationSummary {
-  id: string
-  agentId: string
-  visitorId: string | null
-  /** The visitor id the embedding site signed (issue 14), when the conversation's visitor was verified. */
-  verifiedVisitorId?: string | null
-  channel: ConversationChannel
-  title: string | null
-  messageCount: number
-  lastMessage: { role: 'user' | 'assistant'; from: 'human' | 'agent'; preview: string; createdAt: string } | null
-  createdAt: string
-  updatedAt: string
-}
+/** A new visitor signing secret, answered once (POST /api/agents/{id}/visitor-secret). */
+export const VisitorSecret = z.strictObject({ secret: z.string(), prefix: z.string() })
+export type VisitorSecret = z.infer<typeof VisitorSecret>
 
-export interface ConversationMessage {
-  id: string
-  role: 'user' | 'assistant'
-  /** Chaindesk's name of the role (its widget, Pipedream's trigger read it). */
-  from: 'human' | 'agent'
-  text: string
-  sources: AnswerSource[]
-  promptTokens: number | null
-  completionTokens: number | null
-  /** Set when the model failed to answer. */
-  error: string | null
-  /** An answer's retrieval (issue 13): the query searched (a follow-up's standalone rewrite), the best score, and
-   * whether nothing cleared the floor. Null / false on questions. */
-  searchQuery: string | null
-  topScore: number | null
-  noSources: boolean
-  createdAt: string
-}
+const MessageRole = z.enum(['user', 'assistant'])
+/** Chaindesk's name of the role (its widget, Pipedream's trigger read it). */
+const MessageFrom = z.enum(['human', 'agent'])
 
-export interface ConversationDetail extends Omit<ConversationSummary, 'lastMessage'> {
-  /** Oldest first; with `?cursor=` (Chaindesk's paging) newest first, one page after the cursor's message. */
-  messages: ConversationMessage[]
-  /** Chaindesk's fields, which its widget reads: the AI answers (never handed to a human here), never resolved. */
-  isAiEnabled: true
-  status: 'UNRESOLVED'
-}
+export const ConversationSummary = z
+  .strictObject({
+    id: z.string(),
+    agentId: z.string(),
+    visitorId: z.string().nullable(),
+    /** The visitor id the embedding site signed (issue 14), when the conversation's visitor was verified. */
+    verifiedVisitorId: z.string().nullable().optional(),
+    channel: z.enum(CONVERSATION_CHANNELS),
+    title: z.string().nullable(),
+    messageCount: z.number().int(),
+    lastMessage: z.strictObject({ role: MessageRole, from: MessageFrom, preview: z.string(), createdAt: time }).nullable(),
+    createdAt: time,
+    updatedAt: time,
+  })
+  .meta({ id: 'ConversationSummary' })
+export type ConversationSummary = z.infer<typeof ConversationSummary>
 
-/** A page of the organization's conversations, newest first (GET /api/conversations). */
-export interface ConversationPage {
-  items: ConversationSummary[]
-  nextCursor: string | null
-}
+export const ConversationMessage = z
+  .strictObject({
+    id: z.string(),
+    role: MessageRole,
+    from: MessageFrom,
+    text: z.string(),
+    sources: z.array(AnswerSource),
+    promptTokens: z.number().int().nullable(),
+    completionTokens: z.number().int().nullable(),
+    error: z.string().nullable().describe('Set when the model failed to answer'),
+    searchQuery: z.string().nullable().describe("An answer's search: a follow-up's standalone rewrite, else the question"),
+    topScore: z.number().nullable().describe("The best fragment's score before the floor"),
+    noSources: z.boolean().describe('True when the agent reads datastores and nothing cleared its floor'),
+    createdAt: time,
+  })
+  .meta({ id: 'ConversationMessage' })
+export type ConversationMessage = z.infer<typeof ConversationMessage>
+
+export const ConversationDetail = ConversationSummary.omit({ lastMessage: true })
+  .extend({
+    messages: z.array(ConversationMessage).describe('Oldest first; with ?cursor= newest first (Chaindesk paging)'),
+    /** Chaindesk's fields, which its widget reads: the AI answers (never handed to a human here), never resolved. */
+    isAiEnabled: z.literal(true),
+    status: z.literal('UNRESOLVED'),
+  })
+  .meta({ id: 'Conversation' })
+export type ConversationDetail = z.infer<typeof ConversationDetail>

@@ -1,24 +1,36 @@
 // The answer of an agent query (spec §4.2, §6; DESIGN.md §7) and the events a streamed one is made of. One
 // vocabulary for the server that writes the stream and for every client that reads it (the dashboard's chat, the
 // tests, the benchmark): an event is spelled on the wire here and nowhere else.
+import { z } from 'zod'
 
 /** A source as stored with an answer and returned to callers: the spec's fragment fields. */
-export interface AnswerSource {
-  text: string
-  score: number
-  source: string
-  datasource_id: string
-  datasource_name: string
-}
+export const AnswerSource = z.strictObject({
+  text: z.string(),
+  score: z.number(),
+  source: z.string(),
+  datasource_id: z.string(),
+  datasource_name: z.string(),
+})
+export type AnswerSource = z.infer<typeof AnswerSource>
 
 /** The non-streaming answer; a stream's `endpoint_response` carries the same object. */
-export interface AgentAnswer {
-  answer: string
-  conversationId: string
-  visitorId: string
-  sources: AnswerSource[]
-  messageId: string
-}
+export const AgentAnswer = z
+  .strictObject({ answer: z.string(), conversationId: z.string(), visitorId: z.string(), sources: z.array(AnswerSource), messageId: z.string() })
+  .meta({ id: 'AgentAnswer' })
+export type AgentAnswer = z.infer<typeof AgentAnswer>
+
+/** How a streamed answer reads on the wire (the OpenAPI document says it). */
+export const ANSWER_STREAM_DESCRIPTION = [
+  'With `streaming: true`: `Content-Type: text/event-stream` exactly. `event: answer` events carry pieces of the answer',
+  '(concatenated, they are the answer), then `event: endpoint_response` carries the JSON of the whole answer, then',
+  '`data: [DONE]`. A failure after the stream opened is `data: [ERROR]<message>` and ends the stream.',
+  '',
+  'Encodings: by default (`sse`) the data is plain text, a piece with line breaks is several `data:` lines (joined',
+  'with "\\n" as the SSE standard says), and no event data begins with a line break. The `chaindesk` encoding,',
+  "Chaindesk's own: each answer and endpoint_response payload percent-encoded (encodeURIComponent) on one `data:` line,",
+  "the markers raw. It is served when the body carries `channel` (Chaindesk's widget and dashboard send it), or when",
+  'asked with the body field `streamEncoding` or the query parameter `?streamEncoding=` (which win).',
+].join('\n')
 
 /**
  * The one label of an answer that ended before it was complete because it was stopped: by the person (the stop

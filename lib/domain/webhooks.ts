@@ -1,5 +1,6 @@
 // The events an organization's webhook endpoints can receive, with what each carries (README "Schedules and
 // webhooks"). A name outside this registry does not compile.
+import { z } from 'zod'
 
 export interface DatasourceEventData {
   datasourceId: string
@@ -56,28 +57,38 @@ export const EVENT_HEADER = 'x-webhook-event'
 export const DELIVERY_HEADER = 'x-webhook-id'
 
 /** A webhook endpoint as the API answers it. */
-export interface WebhookResource {
-  id: string
-  url: string
-  description: string | null
-  events: WebhookEvent[]
-  enabled: boolean
-  /** The first characters of the signing secret, to recognise it; the secret itself is returned once, at creation. */
-  secretPrefix: string
-  createdAt: string
-  updatedAt: string
-}
+export const WebhookResource = z
+  .strictObject({
+    id: z.string(),
+    url: z.string(),
+    description: z.string().nullable(),
+    events: z.array(z.enum(WEBHOOK_EVENTS as [WebhookEvent, ...WebhookEvent[]])),
+    enabled: z.boolean(),
+    secretPrefix: z.string().describe('The first characters of the signing secret, to recognise it; the secret itself is returned once, at creation'),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .meta({ id: 'Webhook' })
+export type WebhookResource = z.infer<typeof WebhookResource>
 
-export interface DeliveryResource {
-  id: string
-  webhookId: string
-  event: string
-  status: 'pending' | 'running' | 'delivered' | 'failed'
-  attempts: number
-  responseStatus: number | null
-  lastError: string | null
-  nextAttemptAt: string | null
-  deliveredAt: string | null
-  createdAt: string
-  body: unknown
-}
+/** A new endpoint with its signing secret, answered this once. */
+export const CreatedWebhook = WebhookResource.extend({ secret: z.string() })
+
+export const DELIVERY_STATUSES = ['pending', 'running', 'delivered', 'failed'] as const
+
+export const DeliveryResource = z
+  .strictObject({
+    id: z.string(),
+    webhookId: z.string(),
+    event: z.string(),
+    status: z.enum(DELIVERY_STATUSES),
+    attempts: z.number().int(),
+    responseStatus: z.number().int().nullable(),
+    lastError: z.string().nullable(),
+    nextAttemptAt: z.iso.datetime().nullable(),
+    deliveredAt: z.iso.datetime().nullable(),
+    createdAt: z.iso.datetime(),
+    body: z.unknown().describe('The JSON body sent'),
+  })
+  .meta({ id: 'WebhookDelivery' })
+export type DeliveryResource = z.infer<typeof DeliveryResource>

@@ -4,6 +4,10 @@ import { InvalidRequest, NotFound, Unauthorized } from '@/lib/http/errors'
 import { emitEvent } from '@/lib/webhooks/emit'
 import type { FeedbackResource, Vote } from './schemas'
 
+/** Who votes, and how often: said in the API document of both vote endpoints. */
+export const VOTER_RULES =
+  "One vote per voter per answer; voting again changes it (201 for a first vote, 200 for a change). The voter is the dashboard user, the API key, or — with `visitorId`, which must be the conversation's visitor — that visitor (a public agent's visitor needs no key). A message the caller may not see is a 404. Emits the webhook event `feedback.created`."
+
 // One vote per voter per answer, changeable (a second vote replaces the first). Who votes, the voterKey:
 //   user:<id>      a dashboard user (the playground, the inbox)
 //   api_key:<id>   an API caller voting for itself

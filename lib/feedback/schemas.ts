@@ -1,11 +1,12 @@
 import { z } from 'zod'
 import { IdParam } from '@/lib/http/body'
+import type { Vote } from '@/lib/domain/inbox'
+
+export { VOTES, type Vote, type FeedbackResource } from '@/lib/domain/inbox'
 
 // Votes on an agent's answers (issue 14.6). Stored as Chaindesk named them: 'good' | 'bad'. 'up' and 'down' are
 // accepted as the same votes, so a caller may write either.
 
-export const VOTES = ['good', 'bad'] as const
-export type Vote = (typeof VOTES)[number]
 
 const VoteValue = z
   .enum(['good', 'bad', 'up', 'down'])
@@ -27,13 +28,3 @@ export const EvalAnswerBody = z
   .object({ messageId: IdParam, eval: VoteValue, visitorId: VisitorId, comment: Comment })
   .transform(b => ({ messageId: b.messageId, vote: b.eval, comment: b.comment ?? null, visitorId: b.visitorId }))
 
-/** A vote as the API answers it. */
-export interface FeedbackResource {
-  id: string
-  messageId: string
-  conversationId: string
-  vote: Vote
-  comment: string | null
-  createdAt: string
-  updatedAt: string
-}

@@ -21,33 +21,4 @@ export const GapAnswerBody = z.object({
 })
 export type GapAnswerBody = z.infer<typeof GapAnswerBody>
 
-/** One answer in the queue. */
-export interface GapItem {
-  messageId: string
-  conversationId: string
-  agentId: string
-  agentName: string
-  channel: string
-  /** The question as the visitor typed it. */
-  question: string
-  /** What retrieval searched for (the standalone rewrite of a follow-up), when recorded. */
-  searchQuery: string | null
-  answer: string
-  topScore: number | null
-  noSources: boolean
-  badVotes: number
-  comments: string[]
-  createdAt: string
-}
-
-/** Answers to similar questions, newest first. */
-export interface GapGroup {
-  /** The normalised question the group is keyed by. */
-  key: string
-  /** The newest question of the group, as typed. */
-  question: string
-  count: number
-  reasons: { noSources: number; weak: number; votedDown: number }
-  messageIds: string[]
-  items: GapItem[]
-}
+export type { GapGroup, GapItem } from '@/lib/domain/inbox'

@@ -3,7 +3,8 @@ import { config } from '@/lib/config'
 import { InvalidRequest, PayloadTooLarge, UnsupportedMediaType } from './errors'
 import { zodIssues } from './route'
 
-function mediaType(req: Request): string | null {
+/** The request's media type, lower case, without parameters. */
+export function mediaType(req: Request): string | null {
   return req.headers.get('content-type')?.split(';')[0].trim().toLowerCase() || null
 }
 

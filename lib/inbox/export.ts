@@ -3,12 +3,15 @@ import { votesOf } from '@/lib/feedback/feedback'
 import type { InboxFilters } from './filters'
 import { listInbox } from './list'
 import { loadMessages, toReviewed } from './review'
-import type { InboxConversation, ReviewedMessage } from './types'
+import type { InboxConversation, ReviewedMessage } from '@/lib/domain/inbox'
 
 // Export of the filtered conversations, in the inbox's order, a page at a time (memory stays flat however many):
 // JSONL, one conversation per line with its messages; or CSV, one message per line with its conversation's fields.
 
 const PAGE = 100
+
+/** The media type of each export format. */
+export const EXPORT_MEDIA_TYPES = { jsonl: 'application/x-ndjson; charset=utf-8', csv: 'text/csv; charset=utf-8' } as const
 
 export const CSV_COLUMNS = [
   'conversation_id', 'agent_id', 'agent_name', 'channel', 'visitor_id', 'conversation_created_at',

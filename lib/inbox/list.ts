@@ -4,7 +4,7 @@ import type { TenantContext } from '@/lib/domain/tenant'
 import { decodePageCursor, encodePageCursor } from '@/lib/http/page-cursor'
 import { weakSql } from '@/lib/gaps/weak'
 import { inboxWhere, type InboxListParams } from './filters'
-import type { InboxConversation, InboxPage } from './types'
+import type { InboxConversation, InboxPage } from '@/lib/domain/inbox'
 
 // The conversation inbox: every conversation of the organization, most recently active first (updatedAt, then id,
 // descending: the index Conversation(organizationId, updatedAt)), filtered, a page at a time with an opaque cursor.

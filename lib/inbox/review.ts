@@ -4,7 +4,7 @@ import type { TenantContext } from '@/lib/domain/tenant'
 import { votesOf } from '@/lib/feedback/feedback'
 import { NotFound } from '@/lib/http/errors'
 import { summarise, type ConversationRow } from './list'
-import type { ReviewedConversation, ReviewedMessage } from './types'
+import type { ReviewedConversation, ReviewedMessage } from '@/lib/domain/inbox'
 
 // A conversation as the inbox opens it (GET /api/conversations/{id}/messages): for its organization only, with each
 // answer's sources, searched query, best score and the votes and comments it received.

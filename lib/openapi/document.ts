@@ -1,99 +1,128 @@
 import { z } from 'zod'
+import { ACCEPTED_FILE_TYPES } from '@/lib/domain/file-types'
+import { type Contract, type FormBody, pathParams, TAGS, tagOf } from '@/lib/api/endpoint'
 import pkg from '@/package.json'
-import { MULTIPART_DATASOURCE, MULTIPART_UPLOAD, OPERATIONS, type Auth, type Operation } from './operations'
-import { RESPONSE_SCHEMAS, schemaRef } from './responses'
 
-// The OpenAPI 3.1 document of the whole API (GET /api/openapi.json, rendered at /docs/api): the request schemas
-// generated from the routes' own zod schemas (input side: what a caller may send), the stream format, the aliases.
+// The OpenAPI 3.1 document of the whole API (GET /api/openapi.json, rendered at /docs/api), generated from the
+// endpoints' declarations (app/api/registry.ts): requests from their input schemas (what a caller may send),
+// responses from their response schemas (what the service answers: strict objects), the error shapes per status,
+// the stream and the aliases. Named resources (`.meta({ id })`) become components.
 
 type Json = Record<string, unknown>
 
-const jsonSchema = (schema: z.ZodType): Json => {
-  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as Json
-  return rest
+const COMPONENTS = '#/components/schemas/'
+
+/** JSON Schema of a zod schema, its named parts moved into `components` and referenced from there. */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output', components: Record<string, Json>): Json {
+  const { $schema: _, $defs, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Json & { $defs?: Record<string, Json> }
+  const local = (value: Json) => JSON.parse(JSON.stringify(value).replaceAll('"#/$defs/', `"${COMPONENTS}`)) as Json
+  for (const [name, def] of Object.entries($defs ?? {})) components[name] ??= local(def)
+  return local(rest)
 }
 
-const STREAM_DESCRIPTION = [
-  'With `streaming: true`: `Content-Type: text/event-stream` exactly. `event: answer` events carry pieces of the answer',
-  '(concatenated, they are the answer), then `event: endpoint_response` carries the JSON of the whole answer, then',
-  '`data: [DONE]`. A failure after the stream opened is `data: [ERROR]<message>` and ends the stream.',
-  '',
-  'Encodings: by default (`sse`) the data is plain text, a piece with line breaks is several `data:` lines (joined',
-  'with "\\n" as the SSE standard says), and no event data begins with a line break. The `chaindesk` encoding,',
-  "Chaindesk's own: each answer and endpoint_response payload percent-encoded (encodeURIComponent) on one `data:` line,",
-  'the markers raw. It is served when the body carries `channel` (Chaindesk\'s widget and dashboard send it), or when',
-  'asked with the body field `streamEncoding` or the query parameter `?streamEncoding=` (which win).',
-].join('\n')
+const ErrorBody = z
+  .strictObject({
+    error: z.strictObject({
+      code: z.string(),
+      message: z.string(),
+      details: z.unknown().optional().describe('zod issues on a 400; the limit on a 402 or 413; allowed methods on a 405'),
+      id: z.string().optional().describe('Set on a 500: the id in the log'),
+    }),
+  })
+  .meta({ id: 'Error' })
 
-const AUTH_NOTE: Record<Auth, string> = {
-  key: '',
-  none: '',
-  agent: ' No key needed for a public agent.',
-  conversation: " No key needed for a public agent's conversation (PUBLIC_CONVERSATION_READ).",
+const FILE_PARTS = {
+  type: 'object',
+  properties: {
+    file: { type: 'string', format: 'binary', description: `The file, with its MIME type (spec §4.5): ${ACCEPTED_FILE_TYPES.join(', ')}` },
+    fileName: { type: 'string' },
+    custom_id: { type: 'string' },
+  },
+  required: ['file'],
+}
+const MULTIPART_DATASOURCE = {
+  ...FILE_PARTS,
+  properties: { ...FILE_PARTS.properties, type: { const: 'file' }, datastoreId: { type: 'string' } },
+  required: ['file', 'type', 'datastoreId'],
 }
 
-function parameters(op: Operation, path: string): Json[] {
-  const inPath = [...path.matchAll(/\{(\w+)\}/g)].map(m => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }))
-  const shape = op.query ? (jsonSchema(op.query) as { properties?: Record<string, Json>; required?: string[] }) : {}
+function formBody(form: FormBody): Json {
+  if (form === 'multipart') return { required: true, content: { 'multipart/form-data': { schema: FILE_PARTS } } }
+  return {
+    required: true,
+    content: { 'application/json': { schema: { type: 'object', description: 'A web page or web site: see spec §4.5' } }, 'multipart/form-data': { schema: MULTIPART_DATASOURCE } },
+  }
+}
+
+function parameters(c: Contract, components: Record<string, Json>): Json[] {
+  const inPath = pathParams(c.path).map(name => ({ name, in: 'path', required: true, schema: { type: 'string', maxLength: 128 } }))
+  const shape = c.query ? (jsonSchema(c.query, 'input', components) as { properties?: Record<string, Json>; required?: string[] }) : {}
   const inQuery = Object.entries(shape.properties ?? {}).map(([name, schema]) => ({ name, in: 'query', required: shape.required?.includes(name) ?? false, schema }))
   return [...inPath, ...inQuery]
 }
 
-function requestBody(op: Operation): Json | undefined {
-  if (!op.body) return undefined
-  if (op.body === 'multipart') return { required: true, content: { 'multipart/form-data': { schema: MULTIPART_UPLOAD } } }
-  if (op.body === 'json-or-multipart') {
-    return { required: true, content: { 'application/json': { schema: { type: 'object', description: 'JSON form: see spec §4.5' } }, 'multipart/form-data': { schema: MULTIPART_DATASOURCE } } }
-  }
-  return { required: op.method !== 'delete', content: { 'application/json': { schema: jsonSchema(op.body) } } }
+function requestBody(c: Contract, components: Record<string, Json>): Json | undefined {
+  if (c.form) return formBody(c.form)
+  if (!c.body) return undefined
+  return { required: !c.bodyOptional, content: { 'application/json': { schema: jsonSchema(c.body, 'input', components) } } }
 }
 
-function success(op: Operation): Json {
-  if (op.response === 'answer') {
-    return {
-      description: 'The answer: JSON, or with `streaming: true` an event stream',
-      content: {
-        'application/json': { schema: schemaRef('AgentAnswer') },
-        'text/event-stream': { schema: { type: 'string' }, description: STREAM_DESCRIPTION },
-      },
-    }
-  }
-  return { description: 'Success', content: { 'application/json': { schema: op.response } } }
+function success(c: Contract, components: Record<string, Json>): Json {
+  if (c.download) return { description: c.download.description, content: Object.fromEntries(c.download.mediaTypes.map(t => [t, { schema: { type: 'string', format: 'binary' } }])) }
+  const json = { 'application/json': { schema: c.response ? jsonSchema(c.response, 'output', components) : {} } }
+  if (!c.stream) return { description: 'Success', content: json }
+  return { description: 'JSON, or with `streaming: true` an event stream', content: { ...json, 'text/event-stream': { schema: { type: 'string' }, description: c.stream } } }
 }
 
-const error = (description: string) => ({ description, content: { 'application/json': { schema: schemaRef('Error') } } })
+const error = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: `${COMPONENTS}Error` } } } })
 
-function operation(op: Operation, path: string, alias: boolean): Json {
-  const id = `${op.method}${path.replace(/\{(\w+)\}/g, 'By_$1').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`
+function errors(c: Contract): Json {
+  const keyed = c.access !== 'public'
   return {
-    operationId: id,
-    summary: alias ? `${op.summary} (alias of ${op.path})` : op.summary,
-    description: [op.description, alias ? `Chaindesk's path for ${op.method.toUpperCase()} ${op.path}: same request and response.` : undefined, op.auth === 'none' ? undefined : `Authorization: Bearer <API key>.${AUTH_NOTE[op.auth]}`]
-      .filter(Boolean)
-      .join('\n\n'),
-    tags: [op.tag],
-    ...(op.auth === 'key' ? {} : { security: op.auth === 'none' ? [] : [{ bearer: [] }, {}] }),
-    parameters: parameters(op, path),
-    ...(requestBody(op) ? { requestBody: requestBody(op) } : {}),
-    ...(alias ? { 'x-alias-of': op.path } : {}),
-    responses: {
-      [String(op.status ?? 200)]: success(op),
-      ...(op.body || op.query ? { '400': error('Invalid body or parameters (zod issues in details)') } : {}),
-      ...(op.auth === 'none' ? {} : { '401': error('Missing or unknown key'), '404': error('Unknown id, or one of another organization') }),
-      ...(op.auth === 'agent' ? { '403': error('A public agent refuses the caller: origin_not_allowed (a site outside its allowed domains) or visitor_not_verified') } : {}),
-      ...(op.response === 'answer' ? { '402': error('Usage limit reached'), '429': error('Rate limited (public agents)') } : {}),
-    },
+    ...(c.body || c.query || c.form || pathParams(c.path).length ? { '400': error('Invalid body or parameters (zod issues in details)') } : {}),
+    ...(keyed ? { '401': error('Missing, unknown or revoked key') } : {}),
+    ...(keyed && c.access !== 'public' && c.access.anonymous === 'agent' ? { '403': error('A public agent refuses the caller: origin_not_allowed (a site outside its allowed domains) or visitor_not_verified') } : {}),
+    ...(keyed ? { '404': error('Unknown id, or one of another organization') } : {}),
+    ...(c.body || c.form ? { '413': error('Body larger than the limit'), '415': error('Unsupported media type') } : {}),
+    ...(c.stream ? { '402': error('Usage limit reached'), '429': error('Rate limited (public agents)'), '502': error('The model failed'), '503': error('No model configured'), '504': error('The model timed out') } : {}),
   }
 }
 
-export function openApiDocument(): Json {
-  const paths: Record<string, Json> = {}
-  const add = (path: string, op: Operation, alias: boolean) => {
-    paths[path] = { ...(paths[path] ?? {}), [op.method]: operation(op, path, alias) }
+function describe(c: Contract, alias: boolean): string {
+  const access = c.access === 'public' ? undefined : `Authorization: Bearer <API key> (scope \`${c.access.scope}\`).${c.access.anonymous === 'agent' ? ' No key needed for a public agent.' : c.access.anonymous === 'conversation' ? " No key needed for a public agent's conversation (PUBLIC_CONVERSATION_READ)." : ''}`
+  return [c.description, alias ? `Chaindesk's path for ${c.method} ${c.path}: same request and response.` : undefined, access].filter(Boolean).join('\n\n')
+}
+
+function operationId(c: Contract, path: string): string {
+  return `${c.method.toLowerCase()}${path.replace(/\{(\w+)\}/g, 'By_$1').replace(/[^A-Za-z0-9]+(.)?/g, (_, ch: string | undefined) => (ch ? ch.toUpperCase() : ''))}`
+}
+
+function operation(c: Contract, path: string, alias: boolean, components: Record<string, Json>): Json {
+  const body = requestBody(c, components)
+  return {
+    operationId: operationId(c, path),
+    summary: alias ? `${c.summary} (alias of ${c.path})` : c.summary,
+    description: describe(c, alias),
+    tags: [tagOf(c)],
+    ...(c.access === 'public' ? { security: [] } : c.access.anonymous ? { security: [{ bearer: [] }, {}] } : {}),
+    ...(c.access !== 'public' ? { 'x-scope': c.access.scope } : {}),
+    parameters: parameters(c, components),
+    ...(body ? { requestBody: body } : {}),
+    ...(alias ? { 'x-alias-of': c.path } : {}),
+    responses: { [String(c.status ?? 200)]: success(c, components), ...errors(c) },
   }
-  for (const op of OPERATIONS) {
-    add(op.path, op, false)
-    for (const alias of op.aliases ?? []) add(alias, op, true)
+}
+
+export function openApiDocument(contracts: Contract[]): Json {
+  const components: Record<string, Json> = {}
+  jsonSchema(ErrorBody, 'output', components)
+  const paths: Record<string, Json> = {}
+  const add = (path: string, c: Contract, alias: boolean) => {
+    paths[path] = { ...(paths[path] ?? {}), [c.method.toLowerCase()]: operation(c, path, alias, components) }
+  }
+  for (const c of contracts) {
+    add(c.path, c, false)
+    for (const alias of c.aliases ?? []) add(alias, c, true)
   }
   return {
     openapi: '3.1.0',
@@ -105,8 +134,8 @@ export function openApiDocument(): Json {
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     servers: [{ url: '/' }],
     security: [{ bearer: [] }],
-    tags: ['Agents', 'Conversations', 'Datastores', 'Datasources', 'Webhooks', 'Account', 'Service'].map(name => ({ name })),
+    tags: TAGS.map(name => ({ name })),
     paths,
-    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key' } }, schemas: RESPONSE_SCHEMAS },
+    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key' } }, schemas: components },
   }
 }

@@ -1,5 +1,7 @@
 import { z } from 'zod'
 import { getDatabase } from '@/lib/db/client'
+import type { DailyUsage, DayCounts } from '@/lib/domain/account'
+import { CONVERSATION_CHANNELS, type ConversationChannel } from '@/lib/domain/agents'
 import type { TenantContext } from '@/lib/domain/tenant'
 import { IdParam } from '@/lib/http/body'
 import { usageDay } from './datastore-queries'
@@ -13,31 +15,17 @@ import { usageDay } from './datastore-queries'
 export const DailyUsageParams = z.object({
   days: z.coerce.number().int().min(1).max(90).default(30),
   agentId: IdParam.optional(),
-  channel: z.enum(['api', 'dashboard', 'website']).optional(),
+  channel: z.enum(CONVERSATION_CHANNELS).optional(),
 })
 export type DailyUsageParams = z.infer<typeof DailyUsageParams>
 
-export interface DayCounts {
-  questions: number
-  good: number
-  bad: number
-  promptTokens: number
-  completionTokens: number
-}
 
-export interface DailyUsage {
-  from: string
-  to: string
-  days: (DayCounts & { day: string; datastoreQueries: number | null })[]
-  byAgent: (DayCounts & { agentId: string; agentName: string })[]
-  byChannel: (DayCounts & { channel: string })[]
-}
 
 interface Row {
   day: string
   agentId: string
   agentName: string
-  channel: string
+  channel: ConversationChannel
   questions: string | number
   good: string | number
   bad: string | number

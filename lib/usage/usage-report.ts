@@ -1,21 +1,9 @@
+import type { UsageReport } from '@/lib/domain/account'
 import type { TenantContext } from '@/lib/domain/tenant'
 import { getPrisma } from '@/lib/db/client'
 import { agentQueryLimit, usageMonth } from './agent-queries'
 import { storedTokens, storedTokensLimit } from './stored-tokens'
 
-/** GET /api/usage: this month's counters of the caller's organization, with the limits that apply to it. */
-export interface UsageReport {
-  /** "2026-11" (UTC); counters reset when the month changes. */
-  month: string
-  agentQueries: { used: number; limit: number }
-  /** Tokens of content currently stored in the organization's datasources (not monthly). */
-  storedTokens: { used: number; limit: number }
-  datastoreQueries: { used: number }
-  /** Tokens sent to and received from the chat model this month by agent queries. */
-  modelTokens: { prompt: number; completion: number }
-  /** Votes on answers given this month (first given this month, with their current value). */
-  feedback: { good: number; bad: number }
-}
 
 export async function usageReport(ctx: TenantContext): Promise<UsageReport> {
   const prisma = await getPrisma()
@@ -38,3 +26,5 @@ export async function usageReport(ctx: TenantContext): Promise<UsageReport> {
     feedback: { good: votesOf('good'), bad: votesOf('bad') },
   }
 }
+
+export type { UsageReport }

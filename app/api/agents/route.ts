@@ -1,17 +1,22 @@
+import { z } from 'zod'
 import { AgentCreateBody } from '@/lib/agents/agent-schemas'
 import { createAgent, listAgents } from '@/lib/agents/agents'
-import { authenticate } from '@/lib/auth/tenant'
-import { parseJson } from '@/lib/http/body'
-import { routes } from '@/lib/http/route'
+import { AgentResource } from '@/lib/domain/agents'
+import { endpoint, endpoints } from '@/lib/api/endpoint'
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes({
-  GET: async req => {
-    const ctx = await authenticate(req)
-    return Response.json(await listAgents(ctx))
-  },
-  POST: async req => {
-    const ctx = await authenticate(req)
-    const body = await parseJson(req, AgentCreateBody)
-    return Response.json(await createAgent(ctx, body), { status: 201 })
-  },
+export const { GET, POST, PUT, PATCH, DELETE } = endpoints('/api/agents', {
+  GET: endpoint({
+    summary: "The organization's agents",
+    access: { scope: 'agents:read' },
+    response: z.array(AgentResource),
+    handler: ({ ctx }) => listAgents(ctx),
+  }),
+  POST: endpoint({
+    summary: 'Create an agent',
+    access: { scope: 'agents:write' },
+    body: AgentCreateBody,
+    response: AgentResource,
+    status: 201,
+    handler: ({ ctx, body }) => createAgent(ctx, body),
+  }),
 })

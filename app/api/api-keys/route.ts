@@ -1,20 +1,26 @@
 import { z } from 'zod'
 import { createApiKey, listApiKeys } from '@/lib/auth/api-keys'
-import { authenticate } from '@/lib/auth/tenant'
-import { parseJson } from '@/lib/http/body'
-import { routes } from '@/lib/http/route'
+import { ApiKeyResource, CreatedApiKey } from '@/lib/domain/account'
+import { endpoint, endpoints } from '@/lib/api/endpoint'
 
-const CreateApiKeyBody = z.object({ name: z.string().trim().min(1).max(100) })
+const ApiKeyCreateBody = z.object({ name: z.string().trim().min(1).max(100) })
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes({
-  GET: async req => {
-    const ctx = await authenticate(req)
-    return Response.json(await listApiKeys(ctx))
-  },
-  POST: async req => {
-    const ctx = await authenticate(req)
-    const body = await parseJson(req, CreateApiKeyBody)
-    const { apiKey, secret } = await createApiKey(ctx, body.name)
-    return Response.json({ ...apiKey, secret }, { status: 201 })
-  },
+export const { GET, POST, PUT, PATCH, DELETE } = endpoints('/api/api-keys', {
+  GET: endpoint({
+    summary: "The organization's API keys",
+    access: { scope: 'admin' },
+    response: z.array(ApiKeyResource),
+    handler: ({ ctx }) => listApiKeys(ctx),
+  }),
+  POST: endpoint({
+    summary: 'Create an API key (its secret is shown once)',
+    access: { scope: 'admin' },
+    body: ApiKeyCreateBody,
+    response: CreatedApiKey,
+    status: 201,
+    handler: async ({ ctx, body }) => {
+      const { apiKey, secret } = await createApiKey(ctx, body.name)
+      return { ...apiKey, secret }
+    },
+  }),
 })

@@ -1,13 +1,15 @@
-import { authenticate } from '@/lib/auth/tenant'
-import { parseSearchParams } from '@/lib/http/body'
-import { routes } from '@/lib/http/route'
+import { InboxPage } from '@/lib/domain/inbox'
+import { endpoint, endpoints } from '@/lib/api/endpoint'
 import { InboxListParams } from '@/lib/inbox/filters'
 import { listInbox } from '@/lib/inbox/list'
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes({
-  // the organization's conversations, most recently active first, filtered (the inbox); Activepieces checks a key with it
-  GET: async req => {
-    const ctx = await authenticate(req)
-    return Response.json(await listInbox(ctx, parseSearchParams(req, InboxListParams)))
-  },
+export const { GET, POST, PUT, PATCH, DELETE } = endpoints('/api/conversations', {
+  // the inbox; Activepieces checks a key with it
+  GET: endpoint({
+    summary: "The organization's conversations, most recently active first, filtered by agent, channel, dates (started), text, feedback and no/weak sources",
+    access: { scope: 'conversations:read' },
+    query: InboxListParams,
+    response: InboxPage,
+    handler: ({ ctx, query }) => listInbox(ctx, query),
+  }),
 })

@@ -1,17 +1,26 @@
-import { authenticate } from '@/lib/auth/tenant'
+import { z } from 'zod'
 import { createDatastore, listDatastores } from '@/lib/datastores/datastores'
 import { DatastoreCreateBody } from '@/lib/datastores/schemas'
-import { parseJson } from '@/lib/http/body'
-import { routes } from '@/lib/http/route'
+import { DatastoreResource } from '@/lib/domain/datastores'
+import { endpoint, endpoints } from '@/lib/api/endpoint'
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes({
-  GET: async req => {
-    const ctx = await authenticate(req)
-    return Response.json(await listDatastores(ctx))
-  },
-  POST: async req => {
-    const ctx = await authenticate(req)
-    const body = await parseJson(req, DatastoreCreateBody)
-    return Response.json(await createDatastore(ctx, body), { status: 201 })
-  },
+const aliases = ['/datastores']
+
+export const { GET, POST, PUT, PATCH, DELETE } = endpoints('/api/datastores', {
+  GET: endpoint({
+    summary: "The organization's datastores",
+    access: { scope: 'datastores:read' },
+    response: z.array(DatastoreResource),
+    aliases,
+    handler: ({ ctx }) => listDatastores(ctx),
+  }),
+  POST: endpoint({
+    summary: 'Create a datastore',
+    access: { scope: 'datastores:write' },
+    body: DatastoreCreateBody,
+    response: DatastoreResource,
+    status: 201,
+    aliases,
+    handler: ({ ctx, body }) => createDatastore(ctx, body),
+  }),
 })

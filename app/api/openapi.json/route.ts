@@ -1,7 +1,13 @@
-import { routes } from '@/lib/http/route'
+import { z } from 'zod'
+import { endpoint, endpoints } from '@/lib/api/endpoint'
 import { openApiDocument } from '@/lib/openapi/document'
+import { apiContracts } from '../registry'
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes({
-  // the OpenAPI 3.1 document of the whole API, without a key
-  GET: async () => Response.json(openApiDocument()),
+export const { GET, POST, PUT, PATCH, DELETE } = endpoints('/api/openapi.json', {
+  GET: endpoint({
+    summary: 'This document: the OpenAPI 3.1 description of the whole API',
+    access: 'public',
+    response: z.record(z.string(), z.unknown()),
+    handler: async () => openApiDocument(apiContracts()),
+  }),
 })

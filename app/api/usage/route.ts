@@ -1,10 +1,12 @@
-import { authenticate } from '@/lib/auth/tenant'
-import { routes } from '@/lib/http/route'
+import { UsageReport } from '@/lib/domain/account'
+import { endpoint, endpoints } from '@/lib/api/endpoint'
 import { usageReport } from '@/lib/usage/usage-report'
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes({
-  GET: async req => {
-    const ctx = await authenticate(req)
-    return Response.json(await usageReport(ctx))
-  },
+export const { GET, POST, PUT, PATCH, DELETE } = endpoints('/api/usage', {
+  GET: endpoint({
+    summary: "This month's usage and limits",
+    access: { scope: 'agents:read' },
+    response: UsageReport,
+    handler: ({ ctx }) => usageReport(ctx),
+  }),
 })

@@ -1,17 +1,22 @@
-import { authenticate } from '@/lib/auth/tenant'
-import { parseJson } from '@/lib/http/body'
-import { routes } from '@/lib/http/route'
+import { z } from 'zod'
+import { CreatedWebhook, WebhookResource } from '@/lib/domain/webhooks'
+import { endpoint, endpoints } from '@/lib/api/endpoint'
 import { createWebhook, listWebhooks } from '@/lib/webhooks/endpoints'
 import { WebhookCreateBody } from '@/lib/webhooks/schemas'
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes({
-  GET: async req => {
-    const ctx = await authenticate(req)
-    return Response.json(await listWebhooks(ctx))
-  },
-  // answers the signing secret, this once
-  POST: async req => {
-    const ctx = await authenticate(req)
-    return Response.json(await createWebhook(ctx, await parseJson(req, WebhookCreateBody)), { status: 201 })
-  },
+export const { GET, POST, PUT, PATCH, DELETE } = endpoints('/api/webhooks', {
+  GET: endpoint({
+    summary: "The organization's webhooks",
+    access: { scope: 'admin' },
+    response: z.array(WebhookResource),
+    handler: ({ ctx }) => listWebhooks(ctx),
+  }),
+  POST: endpoint({
+    summary: 'Create a webhook (answers its signing secret, this once)',
+    access: { scope: 'admin' },
+    body: WebhookCreateBody,
+    response: CreatedWebhook,
+    status: 201,
+    handler: ({ ctx, body }) => createWebhook(ctx, body),
+  }),
 })

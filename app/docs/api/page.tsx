@@ -1,4 +1,5 @@
 import type { Metadata } from 'next'
+import { apiContracts } from '@/app/api/registry'
 import { openApiDocument } from '@/lib/openapi/document'
 
 // The API reference: the OpenAPI document of GET /api/openapi.json, rendered on the server (no script, no key).
@@ -72,7 +73,7 @@ function Operation({ method, path, op }: { method: string; path: string; op: Jso
 }
 
 export default function ApiReferencePage() {
-  const doc = openApiDocument() as Json
+  const doc = openApiDocument(apiContracts()) as Json
   const tags = (doc.tags as { name: string }[]).map(t => t.name)
   const operations = Object.entries(doc.paths as Json).flatMap(([path, item]) => Object.entries(item as Json).map(([method, op]) => ({ path, method, op: op as Json })))
   return (

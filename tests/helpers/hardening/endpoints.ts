@@ -1,12 +1,14 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import { apiContracts } from '@/app/api/registry'
+import { type Contract, METHODS, type Method } from '@/lib/api/endpoint'
 import type { TenantWorld } from './world'
 
-// Every /api endpoint, as the hardening suites drive it. The route files are enumerated from the file system
-// (app/api/**/route.ts): a new file, or a new method in one, fails the suites until it is described here.
+// Every /api endpoint, as the hardening suites drive it: what each is (method, path parameters, who may call it,
+// what body it takes) comes from its declaration (app/api/registry.ts); only inputs it accepts are written here, as
+// test data. An endpoint that takes a body or query parameters without a valid example here fails the suites.
 
-export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
-export type Method = (typeof METHODS)[number]
+export { METHODS, type Method }
 
 /** What a path parameter names: a resource of a tenant, or the catch-all's segments. */
 export type IdKind = 'datastore' | 'datasource' | 'agent' | 'publicAgent' | 'conversation' | 'message' | 'apiKey' | 'webhook' | 'webhookDelivery' | 'segments'
@@ -28,7 +30,7 @@ export interface EndpointSpec {
   destructive?: boolean
 }
 
-/** Route files outside the service's API (not described below), with the reason. */
+/** Route files outside the service's API (not in the registry), with the reason. */
 export const EXCLUDED: Record<string, string> = {
   'app/api/auth/[...nextauth]/route.ts': "next-auth's own sign-in protocol (CSRF token, redirects; needs Next's request scope): probed over real HTTP by scripts/reliability/http-load.mjs",
 }
@@ -48,19 +50,14 @@ const AGENT_FIELDS = (w: TenantWorld) => ({
   datastoreIds: [w.datastoreId],
 })
 
-export const ENDPOINTS: EndpointSpec[] = [
-  ...METHODS.map((method): EndpointSpec => ({ file: 'app/api/[...path]/route.ts', method, params: { path: 'segments' }, auth: 'none', body: 'none' })),
-  { file: 'app/api/agents/route.ts', method: 'GET', params: {}, auth: 'key', body: 'none' },
-  { file: 'app/api/agents/route.ts', method: 'POST', params: {}, auth: 'key', body: 'json', valid: AGENT_FIELDS },
-  { file: 'app/api/agents/[id]/route.ts', method: 'GET', params: { id: 'agent' }, auth: 'agent', body: 'none' },
-  { file: 'app/api/agents/[id]/route.ts', method: 'PATCH', params: { id: 'agent' }, auth: 'key', body: 'json', valid: AGENT_FIELDS },
-  { file: 'app/api/agents/[id]/route.ts', method: 'DELETE', params: { id: 'agent' }, auth: 'key', body: 'optional-json', valid: () => ({}), destructive: true },
-  {
-    file: 'app/api/agents/[id]/query/route.ts',
-    method: 'POST',
-    params: { id: 'agent' },
-    auth: 'agent',
-    body: 'json',
+type Example = Pick<EndpointSpec, 'valid' | 'validForm' | 'query'>
+
+/** Inputs each endpoint accepts, by `METHOD path`: test data, not a description of the endpoint. */
+export const EXAMPLES: Record<string, Example> = {
+  'POST /api/agents': { valid: AGENT_FIELDS },
+  'PATCH /api/agents/{id}': { valid: AGENT_FIELDS },
+  'DELETE /api/agents/{id}': { valid: () => ({}) },
+  'POST /api/agents/{id}/query': {
     valid: w => ({
       query: 'What is the warranty?',
       conversationId: w.conversationId,
@@ -78,139 +75,81 @@ export const ENDPOINTS: EndpointSpec[] = [
       promptType: 'customer_support',
       promptTemplate: '{query}',
     }),
+    query: { streamEncoding: 'sse' },
   },
-  { file: 'app/api/agents/[id]/visitor-secret/route.ts', method: 'POST', params: { id: 'agent' }, auth: 'key', body: 'none' },
-  { file: 'app/api/agents/[id]/conversations/route.ts', method: 'GET', params: { id: 'agent' }, auth: 'key', body: 'none', query: { limit: '10' } },
-  // a public agent's conversation is readable without a key (PUBLIC_CONVERSATION_READ); the world's is a private agent's
-  { file: 'app/api/conversations/[id]/route.ts', method: 'GET', params: { id: 'conversation' }, auth: 'key', body: 'none', query: { cursor: '' } },
-  { file: 'app/api/conversations/route.ts', method: 'GET', params: {}, auth: 'key', body: 'none', query: { limit: '10', cursor: '', agentId: 'x' } },
-  {
-    file: 'app/api/query/[datastoreId]/route.ts',
-    method: 'POST',
-    params: { datastoreId: 'datastore' },
-    auth: 'key',
-    body: 'json',
-    valid: () => ({ query: 'warranty', topK: 3 }),
-    query: { topK: '2' },
-  },
-  { file: 'app/api/openapi.json/route.ts', method: 'GET', params: {}, auth: 'none', body: 'none' },
-  { file: 'app/api/api-keys/route.ts', method: 'GET', params: {}, auth: 'key', body: 'none' },
-  { file: 'app/api/api-keys/route.ts', method: 'POST', params: {}, auth: 'key', body: 'json', valid: () => ({ name: 'ci key' }) },
-  { file: 'app/api/api-keys/[id]/route.ts', method: 'DELETE', params: { id: 'apiKey' }, auth: 'key', body: 'none', destructive: true },
-  { file: 'app/api/datastores/route.ts', method: 'GET', params: {}, auth: 'key', body: 'none' },
-  {
-    file: 'app/api/datastores/route.ts',
-    method: 'POST',
-    params: {},
-    auth: 'key',
-    body: 'json',
-    valid: () => ({ name: 'Docs', description: 'Product docs', visibility: 'private', chunkSize: 512, chunkOverlap: 64 }),
-  },
-  { file: 'app/api/datastores/[id]/route.ts', method: 'GET', params: { id: 'datastore' }, auth: 'key', body: 'none' },
-  {
-    file: 'app/api/datastores/[id]/route.ts',
-    method: 'PATCH',
-    params: { id: 'datastore' },
-    auth: 'key',
-    body: 'json',
-    valid: () => ({ name: 'Docs', description: 'Product docs', visibility: 'public', chunkSize: 256, chunkOverlap: 32 }),
-  },
-  { file: 'app/api/datastores/[id]/route.ts', method: 'DELETE', params: { id: 'datastore' }, auth: 'key', body: 'none', destructive: true },
-  {
-    file: 'app/api/datastores/[id]/datasources/route.ts',
-    method: 'GET',
-    params: { id: 'datastore' },
-    auth: 'key',
-    body: 'none',
-    query: { status: 'synched,pending', type: 'text,file', limit: '20', cursor: '', groupId: 'x' },
-  },
-  {
-    file: 'app/api/datastores/[id]/query/route.ts',
-    method: 'POST',
-    params: { id: 'datastore' },
-    auth: 'key',
-    body: 'json',
-    valid: w => ({ query: 'warranty', topK: 3, filters: { custom_ids: ['c1'], datasource_ids: [w.datasourceId] } }),
-  },
-  {
-    file: 'app/api/datastores/upsert/[datastoreId]/route.ts',
-    method: 'POST',
-    params: { datastoreId: 'datastore' },
-    auth: 'key',
-    body: 'json',
+  'GET /api/agents/{id}/conversations': { query: { limit: '10' } },
+  'GET /api/conversations/{id}': { query: { cursor: '' } },
+  'GET /api/conversations': { query: { limit: '10', cursor: '', agentId: 'x' } },
+  'POST /api/query/{datastoreId}': { valid: () => ({ query: 'warranty', topK: 3 }), query: { topK: '2' } },
+  'POST /api/api-keys': { valid: () => ({ name: 'ci key' }) },
+  'POST /api/datastores': { valid: () => ({ name: 'Docs', description: 'Product docs', visibility: 'private', chunkSize: 512, chunkOverlap: 64 }) },
+  'PATCH /api/datastores/{id}': { valid: () => ({ name: 'Docs', description: 'Product docs', visibility: 'public', chunkSize: 256, chunkOverlap: 32 }) },
+  'GET /api/datastores/{id}/datasources': { query: { status: 'synched,pending', type: 'text,file', limit: '20', cursor: '', groupId: 'x' } },
+  'POST /api/datastores/{id}/query': { valid: w => ({ query: 'warranty', topK: 3, filters: { custom_ids: ['c1'], datasource_ids: [w.datasourceId] } }) },
+  'POST /api/datastores/upsert/{datastoreId}': {
     valid: () => ({ documents: [{ text: 'The kettle warranty is two years.', name: 'Kettle', metadata: { source: 'https://example.com/kettle', author: 'me', custom_id: 'c1' } }] }),
+    query: { allowDuplicates: 'false' },
   },
-  {
-    file: 'app/api/datasources/route.ts',
-    method: 'POST',
-    params: {},
-    auth: 'key',
-    body: 'json-or-multipart',
+  'POST /api/datasources': {
     valid: w => ({ datastoreId: w.datastoreId, type: 'web_page', name: 'Example', config: { source_url: 'https://example.com/' }, custom_id: 'c1' }),
     validForm: w => ({ type: 'file', datastoreId: w.datastoreId, file: file('notes'), fileName: 'notes.txt', custom_id: 'c1' }),
+    query: { allowDuplicates: 'false' },
   },
-  { file: 'app/api/datasources/[id]/route.ts', method: 'GET', params: { id: 'datasource' }, auth: 'key', body: 'none' },
-  { file: 'app/api/datasources/[id]/route.ts', method: 'PATCH', params: { id: 'datasource' }, auth: 'key', body: 'json', valid: () => ({ name: 'Renamed doc' }) },
-  { file: 'app/api/datasources/[id]/route.ts', method: 'DELETE', params: { id: 'datasource' }, auth: 'key', body: 'none', destructive: true },
-  { file: 'app/api/datasources/[id]/synch/route.ts', method: 'POST', params: { id: 'datasource' }, auth: 'key', body: 'none' },
-  { file: 'app/api/datasources/[id]/chunks/route.ts', method: 'GET', params: { id: 'datasource' }, auth: 'key', body: 'none', query: { limit: '10', after: '0' } },
-  { file: 'app/api/datasources/[id]/text/route.ts', method: 'GET', params: { id: 'datasource' }, auth: 'key', body: 'none' },
-  { file: 'app/api/datasources/[id]/original/route.ts', method: 'GET', params: { id: 'datasource' }, auth: 'key', body: 'none' },
-  {
-    file: 'app/api/datastores/[id]/datasources/bulk/route.ts',
-    method: 'POST',
-    params: { id: 'datastore' },
-    auth: 'key',
-    body: 'json',
-    valid: w => ({ action: 'synch', ids: [w.datasourceId] }),
-  },
-  {
-    file: 'app/api/external/datastores/file-upload/[datastoreId]/route.ts',
-    method: 'POST',
-    params: { datastoreId: 'datastore' },
-    auth: 'key',
-    body: 'multipart',
-    validForm: () => ({ file: file('upload'), fileName: 'upload.txt', custom_id: 'c1' }),
-  },
-  { file: 'app/api/health/route.ts', method: 'GET', params: {}, auth: 'none', body: 'none' },
-  { file: 'app/api/webhooks/route.ts', method: 'GET', params: {}, auth: 'key', body: 'none' },
-  { file: 'app/api/webhooks/route.ts', method: 'POST', params: {}, auth: 'key', body: 'json', valid: () => ({ url: 'https://hooks.example.com/in', events: ['datasource.synched', 'site.refreshed'], description: 'CI', enabled: true }) },
-  { file: 'app/api/webhooks/[id]/route.ts', method: 'GET', params: { id: 'webhook' }, auth: 'key', body: 'none' },
-  { file: 'app/api/webhooks/[id]/route.ts', method: 'PATCH', params: { id: 'webhook' }, auth: 'key', body: 'json', valid: () => ({ url: 'https://hooks.example.com/in', events: ['message.created'], description: null, enabled: false }) },
-  { file: 'app/api/webhooks/[id]/route.ts', method: 'DELETE', params: { id: 'webhook' }, auth: 'key', body: 'none', destructive: true },
-  { file: 'app/api/webhooks/[id]/deliveries/route.ts', method: 'GET', params: { id: 'webhook' }, auth: 'key', body: 'none', query: { limit: '10' } },
-  { file: 'app/api/webhooks/deliveries/[id]/resend/route.ts', method: 'POST', params: { id: 'webhookDelivery' }, auth: 'key', body: 'none' },
-  { file: 'app/api/usage/route.ts', method: 'GET', params: {}, auth: 'key', body: 'none' },
-  // votes, the inbox, the gap queue, usage per day (issues 14.6 and 15); the world's agent is private
-  {
-    file: 'app/api/conversations/[id]/messages/[messageId]/feedback/route.ts',
-    method: 'POST',
-    params: { id: 'conversation', messageId: 'message' },
-    auth: 'key',
-    body: 'json',
-    valid: w => ({ vote: 'bad', comment: 'Not what I asked', visitorId: w.visitorId }),
-  },
-  { file: 'app/api/conversations/eval-answer/route.ts', method: 'POST', params: {}, auth: 'key', body: 'json', valid: w => ({ messageId: w.answerId, eval: 'good' }) },
-  { file: 'app/api/conversations/[id]/messages/route.ts', method: 'GET', params: { id: 'conversation' }, auth: 'key', body: 'none' },
-  {
-    file: 'app/api/conversations/export/route.ts',
-    method: 'GET',
-    params: {},
-    auth: 'key',
-    body: 'none',
-    query: { format: 'csv', channel: 'api', q: 'question', feedback: 'none', sources: 'weak', from: '2020-01-01', to: '2030-12-31', agentId: 'x' },
-  },
-  { file: 'app/api/gaps/route.ts', method: 'GET', params: {}, auth: 'key', body: 'none', query: { agentId: 'x', limit: '10' } },
-  { file: 'app/api/gaps/dismiss/route.ts', method: 'POST', params: {}, auth: 'key', body: 'json', valid: w => ({ messageIds: [w.answerId] }) },
-  {
-    file: 'app/api/gaps/answer/route.ts',
-    method: 'POST',
-    params: {},
-    auth: 'key',
-    body: 'json',
-    valid: w => ({ messageIds: [w.answerId], datastoreId: w.datastoreId, question: 'What is the warranty?', answer: 'Two years.' }),
-  },
-  { file: 'app/api/usage/daily/route.ts', method: 'GET', params: {}, auth: 'key', body: 'none', query: { days: '7', agentId: 'x', channel: 'website' } },
+  'PATCH /api/datasources/{id}': { valid: () => ({ name: 'Renamed doc' }) },
+  'GET /api/datasources/{id}/chunks': { query: { limit: '10', after: '0' } },
+  'POST /api/datastores/{id}/datasources/bulk': { valid: w => ({ action: 'synch', ids: [w.datasourceId] }) },
+  'POST /api/external/datastores/file-upload/{datastoreId}': { validForm: () => ({ file: file('upload'), fileName: 'upload.txt', custom_id: 'c1' }), query: { allowDuplicates: 'false' } },
+  'POST /api/webhooks': { valid: () => ({ url: 'https://hooks.example.com/in', events: ['datasource.synched', 'site.refreshed'], description: 'CI', enabled: true }) },
+  'PATCH /api/webhooks/{id}': { valid: () => ({ url: 'https://hooks.example.com/in', events: ['message.created'], description: null, enabled: false }) },
+  'GET /api/webhooks/{id}/deliveries': { query: { limit: '10' } },
+  // votes, the inbox, the gap queue, usage per day; the world's agent is private
+  'POST /api/conversations/{id}/messages/{messageId}/feedback': { valid: w => ({ vote: 'bad', comment: 'Not what I asked', visitorId: w.visitorId }) },
+  'POST /api/conversations/eval-answer': { valid: w => ({ messageId: w.answerId, eval: 'good' }) },
+  'GET /api/conversations/export': { query: { format: 'csv', channel: 'api', q: 'question', feedback: 'none', sources: 'weak', from: '2020-01-01', to: '2030-12-31', agentId: 'x' } },
+  'GET /api/gaps': { query: { agentId: 'x', limit: '10' } },
+  'POST /api/gaps/dismiss': { valid: w => ({ messageIds: [w.answerId] }) },
+  'POST /api/gaps/answer': { valid: w => ({ messageIds: [w.answerId], datastoreId: w.datastoreId, question: 'What is the warranty?', answer: 'Two years.' }) },
+  'GET /api/usage/daily': { query: { days: '7', agentId: 'x', channel: 'website' } },
+}
+
+/** The resource a path parameter names, read from the path segment before it. */
+const ID_KINDS: Record<string, IdKind> = {
+  agents: 'agent',
+  datastores: 'datastore',
+  datasources: 'datasource',
+  conversations: 'conversation',
+  messages: 'message',
+  'api-keys': 'apiKey',
+  webhooks: 'webhook',
+  deliveries: 'webhookDelivery',
+  upsert: 'datastore',
+  'file-upload': 'datastore',
+  query: 'datastore',
+}
+
+function idKinds(apiPath: string): Record<string, IdKind> {
+  const segments = apiPath.split('/')
+  const kinds: Record<string, IdKind> = {}
+  segments.forEach((s, i) => {
+    const name = /^\{(\w+)\}$/.exec(s)?.[1]
+    if (name) kinds[name] = ID_KINDS[segments[i - 1]]
+  })
+  return kinds
+}
+
+/** The route file of an API path ("/api/datastores/{id}" → app/api/datastores/[id]/route.ts). */
+export const fileOf = (apiPath: string) => `app${apiPath.replace(/\{(\w+)\}/g, '[$1]')}/route.ts`
+
+function specOf(c: Contract): EndpointSpec {
+  // a conversation's anonymous reader is a public agent's visitor: the world's conversation is a private agent's
+  const auth = c.access === 'public' ? 'none' : c.access.anonymous === 'agent' ? 'agent' : 'key'
+  const body = c.form ?? (c.body ? (c.bodyOptional ? 'optional-json' : 'json') : 'none')
+  return { file: fileOf(c.path), method: c.method, params: idKinds(c.path), auth, body, destructive: c.method === 'DELETE', ...EXAMPLES[`${c.method} ${c.path}`] }
+}
+
+export const ENDPOINTS: EndpointSpec[] = [
+  ...METHODS.map((method): EndpointSpec => ({ file: 'app/api/[...path]/route.ts', method, params: { path: 'segments' }, auth: 'none', body: 'none' })),
+  ...apiContracts().map(specOf),
 ]
 
 const ROOT = path.resolve(import.meta.dirname, '../../..')

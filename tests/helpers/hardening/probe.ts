@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { parseSse } from '../agents'
 import { expectErrorBody } from '../http'
 import { describeEndpoint, handlerOf, urlPath, type EndpointSpec, type IdKind, type Method } from './endpoints'
-import type { IdChoice, Probe } from './inputs'
+import { renderJson, type IdChoice, type Probe } from './inputs'
 import { changes, snapshot } from './snapshot'
 import { freshResource, type TenantWorld } from './world'
 
@@ -136,6 +136,17 @@ export async function probeEndpoint(spec: EndpointSpec, probe: Probe, own: Tenan
     throw new Error(`a ${answer.status} that is not JSON: ${where}`)
   }
   return answer
+}
+
+/** A request the endpoint accepts: the tenant's own ids, a valid body or form, accepted query parameters. */
+export function validProbe(spec: EndpointSpec, w: TenantWorld): Probe {
+  const params = Object.fromEntries(Object.keys(spec.params).map(k => [k, { tag: 'own' } as const]))
+  const search = spec.query ?? {}
+  if (spec.method !== 'GET' && spec.valid && spec.body !== 'multipart') {
+    return { label: 'valid body', params, search, headers: { 'content-type': 'application/json' }, body: renderJson(spec.valid(w)) }
+  }
+  if (spec.method !== 'GET' && spec.validForm) return { label: 'valid form', params, search, headers: {}, body: { form: spec.validForm(w) } }
+  return { label: 'no body', params, search, headers: {} }
 }
 
 export type { Method }

@@ -1,12 +1,13 @@
 import { revokeApiKey } from '@/lib/auth/api-keys'
-import { authenticate } from '@/lib/auth/tenant'
-import { parseId } from '@/lib/http/body'
-import { routes } from '@/lib/http/route'
+import { ApiKeyResource } from '@/lib/domain/account'
+import { endpoint, endpoints } from '@/lib/api/endpoint'
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes({
+export const { GET, POST, PUT, PATCH, DELETE } = endpoints('/api/api-keys/{id}', {
   // revoking keeps the row (`npm run keys -- list` shows it as revoked); the secret stops working at once
-  DELETE: async (req, { params }) => {
-    const ctx = await authenticate(req)
-    return Response.json(await revokeApiKey(ctx, await parseId(params)))
-  },
+  DELETE: endpoint({
+    summary: 'Revoke an API key',
+    access: { scope: 'admin' },
+    response: ApiKeyResource,
+    handler: ({ ctx, params }) => revokeApiKey(ctx, params.id),
+  }),
 })

@@ -1,14 +1,14 @@
 import { ConversationReadParams } from '@/lib/agents/agent-schemas'
 import { getConversation } from '@/lib/agents/conversation-views'
-import { identify } from '@/lib/auth/tenant'
-import { parseId, parseSearchParams } from '@/lib/http/body'
-import { routes } from '@/lib/http/route'
+import { ConversationDetail } from '@/lib/domain/agents'
+import { endpoint, endpoints } from '@/lib/api/endpoint'
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes({
-  // the organization's conversation, or a public agent's for anyone holding its id (PUBLIC_CONVERSATION_READ)
-  GET: async (req, { params }) => {
-    const id = await parseId(params)
-    const { cursor } = parseSearchParams(req, ConversationReadParams)
-    return Response.json(await getConversation(await identify(req), id, cursor))
-  },
+export const { GET, POST, PUT, PATCH, DELETE } = endpoints('/api/conversations/{id}', {
+  GET: endpoint({
+    summary: "A conversation with its messages (a public agent's without a key, unless PUBLIC_CONVERSATION_READ=0)",
+    access: { scope: 'conversations:read', anonymous: 'conversation' },
+    query: ConversationReadParams,
+    response: ConversationDetail,
+    handler: ({ ctx, params, query }) => getConversation(ctx, params.id, query.cursor),
+  }),
 })

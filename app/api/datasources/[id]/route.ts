@@ -1,23 +1,32 @@
-import { authenticate } from '@/lib/auth/tenant'
 import { deleteDatasource, getDatasource } from '@/lib/datastores/datasources'
 import { DatasourcePatchBody } from '@/lib/datastores/schemas'
 import { updateDatasource } from '@/lib/datastores/update-datasource'
-import { parseId, parseJson } from '@/lib/http/body'
-import { routes } from '@/lib/http/route'
+import { DatasourceResource } from '@/lib/domain/datastores'
+import { endpoint, endpoints } from '@/lib/api/endpoint'
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes({
-  GET: async (req, { params }) => {
-    const ctx = await authenticate(req)
-    return Response.json(await getDatasource(ctx, await parseId(params)))
-  },
-  // a web source's refresh interval, a web site's crawl rules, the name
-  PATCH: async (req, { params }) => {
-    const ctx = await authenticate(req)
-    const id = await parseId(params)
-    return Response.json(await updateDatasource(ctx, id, await parseJson(req, DatasourcePatchBody)))
-  },
-  DELETE: async (req, { params }) => {
-    const ctx = await authenticate(req)
-    return Response.json(await deleteDatasource(ctx, await parseId(params)))
-  },
+const aliases = ['/datasources/{id}']
+
+export const { GET, POST, PUT, PATCH, DELETE } = endpoints('/api/datasources/{id}', {
+  GET: endpoint({
+    summary: 'A datasource',
+    access: { scope: 'datastores:read' },
+    response: DatasourceResource,
+    aliases,
+    handler: ({ ctx, params }) => getDatasource(ctx, params.id),
+  }),
+  PATCH: endpoint({
+    summary: "Update a datasource (name, a web source's refresh and crawl rules)",
+    access: { scope: 'datastores:write' },
+    body: DatasourcePatchBody,
+    response: DatasourceResource,
+    aliases,
+    handler: ({ ctx, params, body }) => updateDatasource(ctx, params.id, body),
+  }),
+  DELETE: endpoint({
+    summary: 'Delete a datasource',
+    access: { scope: 'datastores:write' },
+    response: DatasourceResource,
+    aliases,
+    handler: ({ ctx, params }) => deleteDatasource(ctx, params.id),
+  }),
 })

@@ -1,22 +1,31 @@
-import { authenticate } from '@/lib/auth/tenant'
 import { deleteDatastore, getDatastore, updateDatastore } from '@/lib/datastores/datastores'
 import { DatastorePatchBody } from '@/lib/datastores/schemas'
-import { parseId, parseJson } from '@/lib/http/body'
-import { routes } from '@/lib/http/route'
+import { DatastoreResource } from '@/lib/domain/datastores'
+import { endpoint, endpoints } from '@/lib/api/endpoint'
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes({
-  GET: async (req, { params }) => {
-    const ctx = await authenticate(req)
-    return Response.json(await getDatastore(ctx, await parseId(params)))
-  },
-  PATCH: async (req, { params }) => {
-    const ctx = await authenticate(req)
-    const id = await parseId(params)
-    const body = await parseJson(req, DatastorePatchBody)
-    return Response.json(await updateDatastore(ctx, id, body))
-  },
-  DELETE: async (req, { params }) => {
-    const ctx = await authenticate(req)
-    return Response.json(await deleteDatastore(ctx, await parseId(params)))
-  },
+const aliases = ['/datastores/{id}']
+
+export const { GET, POST, PUT, PATCH, DELETE } = endpoints('/api/datastores/{id}', {
+  GET: endpoint({
+    summary: 'A datastore',
+    access: { scope: 'datastores:read' },
+    response: DatastoreResource,
+    aliases,
+    handler: ({ ctx, params }) => getDatastore(ctx, params.id),
+  }),
+  PATCH: endpoint({
+    summary: 'Update a datastore',
+    access: { scope: 'datastores:write' },
+    body: DatastorePatchBody,
+    response: DatastoreResource,
+    aliases,
+    handler: ({ ctx, params, body }) => updateDatastore(ctx, params.id, body),
+  }),
+  DELETE: endpoint({
+    summary: 'Delete a datastore and its content',
+    access: { scope: 'datastores:write' },
+    response: DatastoreResource,
+    aliases,
+    handler: ({ ctx, params }) => deleteDatastore(ctx, params.id),
+  }),
 })

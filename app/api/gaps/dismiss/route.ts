@@ -1,13 +1,14 @@
-import { authenticate } from '@/lib/auth/tenant'
+import { GapsResolved } from '@/lib/domain/inbox'
 import { dismissGaps } from '@/lib/gaps/resolve'
 import { GapDismissBody } from '@/lib/gaps/schemas'
-import { parseJson } from '@/lib/http/body'
-import { routes } from '@/lib/http/route'
+import { endpoint, endpoints } from '@/lib/api/endpoint'
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes({
-  POST: async req => {
-    const ctx = await authenticate(req)
-    const { messageIds } = await parseJson(req, GapDismissBody)
-    return Response.json(await dismissGaps(ctx, messageIds))
-  },
+export const { GET, POST, PUT, PATCH, DELETE } = endpoints('/api/gaps/dismiss', {
+  POST: endpoint({
+    summary: 'Take answers out of the gap queue',
+    access: { scope: 'conversations:write' },
+    body: GapDismissBody,
+    response: GapsResolved,
+    handler: ({ ctx, body }) => dismissGaps(ctx, body.messageIds),
+  }),
 })

@@ -1,15 +1,17 @@
-import { authenticate } from '@/lib/auth/tenant'
 import { DataberryQueryBody, DataberryQueryParams, queryDataberry } from '@/lib/datastores/databerry-query'
-import { parseId, parseJson, parseSearchParams } from '@/lib/http/body'
-import { routes } from '@/lib/http/route'
+import { DataberryResults } from '@/lib/domain/datastores'
+import { endpoint, endpoints } from '@/lib/api/endpoint'
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes({
+export const { GET, POST, PUT, PATCH, DELETE } = endpoints('/api/query/{datastoreId}', {
   // Databerry's `POST /query/{datastoreId}` (proxy.ts rewrites it here): the datastore query as {results}
-  POST: async (req, { params }) => {
-    const ctx = await authenticate(req)
-    const id = await parseId(params, 'datastoreId')
-    const query = parseSearchParams(req, DataberryQueryParams)
-    const body = await parseJson(req, DataberryQueryBody)
-    return Response.json(await queryDataberry(ctx, id, body, query, req.signal))
-  },
+  POST: endpoint({
+    summary: "Databerry's datastore query: {results}, topK from the body or ?topK=, 3 by default",
+    description: "What LangChain's ChaindeskRetriever / DataberryRetriever read. Also `POST /query` on a host name whose first label is the datastore id.",
+    access: { scope: 'datastores:read' },
+    query: DataberryQueryParams,
+    body: DataberryQueryBody,
+    response: DataberryResults,
+    aliases: ['/query/{datastoreId}'],
+    handler: ({ req, ctx, params, query, body }) => queryDataberry(ctx, params.datastoreId, body, query, req.signal),
+  }),
 })

@@ -1,21 +1,26 @@
-import { authenticate } from '@/lib/auth/tenant'
-import { parseId, parseJson } from '@/lib/http/body'
-import { routes } from '@/lib/http/route'
+import { WebhookResource } from '@/lib/domain/webhooks'
+import { endpoint, endpoints } from '@/lib/api/endpoint'
 import { deleteWebhook, getWebhook, updateWebhook } from '@/lib/webhooks/endpoints'
 import { WebhookPatchBody } from '@/lib/webhooks/schemas'
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes({
-  GET: async (req, { params }) => {
-    const ctx = await authenticate(req)
-    return Response.json(await getWebhook(ctx, await parseId(params)))
-  },
-  PATCH: async (req, { params }) => {
-    const ctx = await authenticate(req)
-    const id = await parseId(params)
-    return Response.json(await updateWebhook(ctx, id, await parseJson(req, WebhookPatchBody)))
-  },
-  DELETE: async (req, { params }) => {
-    const ctx = await authenticate(req)
-    return Response.json(await deleteWebhook(ctx, await parseId(params)))
-  },
+export const { GET, POST, PUT, PATCH, DELETE } = endpoints('/api/webhooks/{id}', {
+  GET: endpoint({
+    summary: 'A webhook',
+    access: { scope: 'admin' },
+    response: WebhookResource,
+    handler: ({ ctx, params }) => getWebhook(ctx, params.id),
+  }),
+  PATCH: endpoint({
+    summary: 'Update a webhook',
+    access: { scope: 'admin' },
+    body: WebhookPatchBody,
+    response: WebhookResource,
+    handler: ({ ctx, params, body }) => updateWebhook(ctx, params.id, body),
+  }),
+  DELETE: endpoint({
+    summary: 'Delete a webhook',
+    access: { scope: 'admin' },
+    response: WebhookResource,
+    handler: ({ ctx, params }) => deleteWebhook(ctx, params.id),
+  }),
 })

@@ -1,13 +1,15 @@
 import { rotateVisitorSecret } from '@/lib/agents/visitor-signature'
-import { authenticate } from '@/lib/auth/tenant'
-import { parseId } from '@/lib/http/body'
-import { routes } from '@/lib/http/route'
+import { VisitorSecret } from '@/lib/domain/agents'
+import { endpoint, endpoints } from '@/lib/api/endpoint'
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes({
-  // a new visitor signing secret, answered once (the previous one stops verifying at once)
-  POST: async (req, { params }) => {
-    const ctx = await authenticate(req)
-    const id = await parseId(params)
-    return Response.json(await rotateVisitorSecret(ctx, id), { status: 201 })
-  },
+export const { GET, POST, PUT, PATCH, DELETE } = endpoints('/api/agents/{id}/visitor-secret', {
+  POST: endpoint({
+    summary: 'A new visitor signing secret (answered this once; the previous one stops verifying)',
+    description:
+      'The site signs its visitor ids with it: hex HMAC-SHA256 of "<visitorId>.<expires>" (Unix seconds), sent as visitorId, visitorSignature and visitorExpires in the query body.',
+    access: { scope: 'agents:write' },
+    response: VisitorSecret,
+    status: 201,
+    handler: ({ ctx, params }) => rotateVisitorSecret(ctx, params.id),
+  }),
 })

@@ -1,12 +1,14 @@
-import { authenticate } from '@/lib/auth/tenant'
 import { ChunkListParams } from '@/lib/datastores/content-schemas'
 import { listChunks } from '@/lib/datastores/datasource-content'
-import { parseId, parseSearchParams } from '@/lib/http/body'
-import { routes } from '@/lib/http/route'
+import { ChunkPage } from '@/lib/domain/datastores'
+import { endpoint, endpoints } from '@/lib/api/endpoint'
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes({
-  GET: async (req, { params }) => {
-    const ctx = await authenticate(req)
-    return Response.json(await listChunks(ctx, await parseId(params), parseSearchParams(req, ChunkListParams)))
-  },
+export const { GET, POST, PUT, PATCH, DELETE } = endpoints('/api/datasources/{id}/chunks', {
+  GET: endpoint({
+    summary: "A datasource's chunks in order, with where each comes from (page, sheet, slide)",
+    access: { scope: 'datastores:read' },
+    query: ChunkListParams,
+    response: ChunkPage,
+    handler: ({ ctx, params, query }) => listChunks(ctx, params.id, query),
+  }),
 })

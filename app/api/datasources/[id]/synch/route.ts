@@ -1,11 +1,13 @@
-import { authenticate } from '@/lib/auth/tenant'
 import { synchDatasource } from '@/lib/datastores/datasources'
-import { parseId } from '@/lib/http/body'
-import { routes } from '@/lib/http/route'
+import { DatasourceResource } from '@/lib/domain/datastores'
+import { endpoint, endpoints } from '@/lib/api/endpoint'
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes({
-  POST: async (req, { params }) => {
-    const ctx = await authenticate(req)
-    return Response.json(await synchDatasource(ctx, await parseId(params)))
-  },
+export const { GET, POST, PUT, PATCH, DELETE } = endpoints('/api/datasources/{id}/synch', {
+  POST: endpoint({
+    summary: 'Synchronise a datasource again',
+    access: { scope: 'datastores:write' },
+    response: DatasourceResource,
+    aliases: ['/datasources/{id}/synch'],
+    handler: ({ ctx, params }) => synchDatasource(ctx, params.id),
+  }),
 })

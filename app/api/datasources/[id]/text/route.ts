@@ -1,11 +1,12 @@
-import { authenticate } from '@/lib/auth/tenant'
 import { extractedText } from '@/lib/datastores/datasource-content'
-import { parseId } from '@/lib/http/body'
-import { routes } from '@/lib/http/route'
+import { ExtractedText } from '@/lib/domain/datastores'
+import { endpoint, endpoints } from '@/lib/api/endpoint'
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes({
-  GET: async (req, { params }) => {
-    const ctx = await authenticate(req)
-    return Response.json(await extractedText(ctx, await parseId(params)))
-  },
+export const { GET, POST, PUT, PATCH, DELETE } = endpoints('/api/datasources/{id}/text', {
+  GET: endpoint({
+    summary: 'The text extracted from the stored original, in sections (null for a web page)',
+    access: { scope: 'datastores:read' },
+    response: ExtractedText,
+    handler: ({ ctx, params }) => extractedText(ctx, params.id),
+  }),
 })

@@ -1,13 +1,15 @@
-import { authenticate } from '@/lib/auth/tenant'
-import { listDatasources } from '@/lib/datastores/datasources'
 import { DatasourceListQuery } from '@/lib/datastores/content-schemas'
-import { parseId, parseSearchParams } from '@/lib/http/body'
-import { routes } from '@/lib/http/route'
+import { listDatasources } from '@/lib/datastores/datasources'
+import { DatasourcePage } from '@/lib/domain/datastores'
+import { endpoint, endpoints } from '@/lib/api/endpoint'
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes({
-  GET: async (req, { params }) => {
-    const ctx = await authenticate(req)
-    const id = await parseId(params)
-    return Response.json(await listDatasources(ctx, id, parseSearchParams(req, DatasourceListQuery)))
-  },
+export const { GET, POST, PUT, PATCH, DELETE } = endpoints('/api/datastores/{id}/datasources', {
+  GET: endpoint({
+    summary: "A datastore's datasources, newest first (`topLevel=true`: without a site's pages)",
+    tag: 'Datasources',
+    access: { scope: 'datastores:read' },
+    query: DatasourceListQuery,
+    response: DatasourcePage,
+    handler: ({ ctx, params, query }) => listDatasources(ctx, params.id, query),
+  }),
 })

@@ -1,14 +1,16 @@
-import { authenticate } from '@/lib/auth/tenant'
+import { z } from 'zod'
 import { queryDatastore } from '@/lib/datastores/query'
 import { DatastoreQueryBody } from '@/lib/datastores/schemas'
-import { parseId, parseJson } from '@/lib/http/body'
-import { routes } from '@/lib/http/route'
+import { Fragment } from '@/lib/domain/datastores'
+import { endpoint, endpoints } from '@/lib/api/endpoint'
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes({
-  POST: async (req, { params }) => {
-    const ctx = await authenticate(req)
-    const id = await parseId(params)
-    const body = await parseJson(req, DatastoreQueryBody)
-    return Response.json(await queryDatastore(ctx, id, body, req.signal))
-  },
+export const { GET, POST, PUT, PATCH, DELETE } = endpoints('/api/datastores/{id}/query', {
+  POST: endpoint({
+    summary: 'Query a datastore (spec §4.7): ranked fragments',
+    access: { scope: 'datastores:read' },
+    body: DatastoreQueryBody,
+    response: z.array(Fragment),
+    aliases: ['/datastores/{id}/query', '/datastores/query/{id}', '/api/datastores/query/{id}'],
+    handler: ({ req, ctx, params, body }) => queryDatastore(ctx, params.id, body, req.signal),
+  }),
 })

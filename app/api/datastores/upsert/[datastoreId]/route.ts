@@ -1,15 +1,19 @@
-import { z } from 'zod'
-import { authenticate } from '@/lib/auth/tenant'
-import { allowsDuplicates } from '@/lib/datastores/duplicates'
-import { parseUpsertBody, upsertDocuments } from '@/lib/datastores/upsert'
-import { parseId, parseJson } from '@/lib/http/body'
-import { routes } from '@/lib/http/route'
+import { DuplicatesParams } from '@/lib/datastores/duplicates'
+import { UpsertBody } from '@/lib/datastores/schemas'
+import { upsertDocuments } from '@/lib/datastores/upsert'
+import { UpsertResult } from '@/lib/domain/datastores'
+import { endpoint, endpoints } from '@/lib/api/endpoint'
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes({
-  POST: async (req, { params }) => {
-    const ctx = await authenticate(req)
-    const datastoreId = await parseId(params, 'datastoreId')
-    const documents = parseUpsertBody(await parseJson(req, z.unknown()))
-    return Response.json(await upsertDocuments(ctx, datastoreId, documents, { allowDuplicates: allowsDuplicates(req.url) }))
-  },
+export const { GET, POST, PUT, PATCH, DELETE } = endpoints('/api/datastores/upsert/{datastoreId}', {
+  POST: endpoint({
+    summary: 'Upsert documents (spec §4.1)',
+    description:
+      'A new document whose text a datasource of the datastore already holds gets that id in `ids` and is listed in `duplicates` ({index, datasourceId, name}), not indexed again; `?allowDuplicates=true` indexes a copy.',
+    access: { scope: 'datastores:write' },
+    query: DuplicatesParams,
+    body: UpsertBody,
+    response: UpsertResult,
+    aliases: ['/datastores/upsert/{datastoreId}'],
+    handler: ({ ctx, params, query, body }) => upsertDocuments(ctx, params.datastoreId, body.documents, query),
+  }),
 })

@@ -1,14 +1,15 @@
-import { authenticate } from '@/lib/auth/tenant'
 import { bulkDatasources } from '@/lib/datastores/bulk'
 import { BulkBody } from '@/lib/datastores/content-schemas'
-import { parseId, parseJson } from '@/lib/http/body'
-import { routes } from '@/lib/http/route'
+import { BulkOutcome } from '@/lib/domain/datastores'
+import { endpoint, endpoints } from '@/lib/api/endpoint'
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes({
-  // re-sync or delete selected datasources, or all in a status ("retry all failed")
-  POST: async (req, { params }) => {
-    const ctx = await authenticate(req)
-    const id = await parseId(params)
-    return Response.json(await bulkDatasources(ctx, id, await parseJson(req, BulkBody)))
-  },
+export const { GET, POST, PUT, PATCH, DELETE } = endpoints('/api/datastores/{id}/datasources/bulk', {
+  POST: endpoint({
+    summary: 'Re-sync or delete many datasources: the ones in `ids`, or every one in `status` ("retry all failed")',
+    tag: 'Datasources',
+    access: { scope: 'datastores:write' },
+    body: BulkBody,
+    response: BulkOutcome,
+    handler: ({ ctx, params, body }) => bulkDatasources(ctx, params.id, body),
+  }),
 })

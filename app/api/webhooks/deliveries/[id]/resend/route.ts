@@ -1,12 +1,14 @@
-import { authenticate } from '@/lib/auth/tenant'
-import { parseId } from '@/lib/http/body'
-import { routes } from '@/lib/http/route'
+import { DeliveryResource } from '@/lib/domain/webhooks'
+import { endpoint, endpoints } from '@/lib/api/endpoint'
 import { resendDelivery } from '@/lib/webhooks/endpoints'
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes({
+export const { GET, POST, PUT, PATCH, DELETE } = endpoints('/api/webhooks/deliveries/{id}/resend', {
   // "send again": the delivery is queued anew, due now
-  POST: async (req, { params }) => {
-    const ctx = await authenticate(req)
-    return Response.json(await resendDelivery(ctx, await parseId(params)), { status: 202 })
-  },
+  POST: endpoint({
+    summary: 'Send a delivery again (queued, due now)',
+    access: { scope: 'admin' },
+    response: DeliveryResource,
+    status: 202,
+    handler: ({ ctx, params }) => resendDelivery(ctx, params.id),
+  }),
 })

@@ -1,16 +1,19 @@
-import { identify } from '@/lib/auth/tenant'
-import { recordFeedback } from '@/lib/feedback/feedback'
+import { FeedbackResource } from '@/lib/domain/inbox'
+import { recordFeedback, VOTER_RULES } from '@/lib/feedback/feedback'
 import { FeedbackBody } from '@/lib/feedback/schemas'
-import { parseId, parseJson } from '@/lib/http/body'
-import { routes } from '@/lib/http/route'
+import { endpoint, endpoints, reply } from '@/lib/api/endpoint'
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes({
-  // a vote on an answer: one per voter, changeable (201 for a first vote, 200 for a change)
-  POST: async (req, { params }) => {
-    const conversationId = await parseId(params)
-    const messageId = await parseId(params, 'messageId')
-    const body = await parseJson(req, FeedbackBody)
-    const { feedback, created } = await recordFeedback(await identify(req), { conversationId, messageId }, body)
-    return Response.json(feedback, { status: created ? 201 : 200 })
-  },
+export const { GET, POST, PUT, PATCH, DELETE } = endpoints('/api/conversations/{id}/messages/{messageId}/feedback', {
+  POST: endpoint({
+    summary: 'Vote on an answer: thumbs up (`good`) or down (`bad`), with an optional comment',
+    description: `${VOTER_RULES} \`up\`/\`down\` and Chaindesk's field \`eval\` are accepted too.`,
+    access: { scope: 'conversations:write', anonymous: 'conversation' },
+    body: FeedbackBody,
+    response: FeedbackResource,
+    status: 201,
+    handler: async ({ ctx, params, body }) => {
+      const { feedback, created } = await recordFeedback(ctx, { conversationId: params.id, messageId: params.messageId }, body)
+      return reply(feedback, created ? 201 : 200)
+    },
+  }),
 })

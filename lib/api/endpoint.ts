@@ -1,0 +1,207 @@
+import { z, type ZodType } from 'zod'
+import type { Access } from '@/lib/domain/access'
+import type { TenantContext } from '@/lib/domain/tenant'
+import { identify } from '@/lib/auth/tenant'
+import { IdParam, parseJson, parseOptionalJson, parseSearchParams, validate } from '@/lib/http/body'
+import { MethodNotAllowed, Unauthorized } from '@/lib/http/errors'
+import { toErrorResponse } from '@/lib/http/route'
+
+// One declaration per endpoint (DESIGN.md §9, STYLE.md): its route file says, per method, what it is for, who may
+// call it, what it takes and what it answers, with the handler. The wrapper authenticates, parses, calls and answers;
+// the OpenAPI document, the dashboard's typed client, the hardening matrix and (next) the role and scope checks, the
+// audit log and the MCP tools read the same declarations (app/api/registry.ts gathers them).
+
+export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
+export type Method = (typeof METHODS)[number]
+
+export const TAGS = ['Agents', 'Conversations', 'Datastores', 'Datasources', 'Webhooks', 'Account', 'Service'] as const
+export type Tag = (typeof TAGS)[number]
+
+/** The caller a handler gets: none for a public endpoint, maybe none where anonymous callers are let through. */
+type CallerOf<A extends Access> = A extends 'public' ? null : A extends { anonymous: string } ? TenantContext | null : TenantContext
+
+/** A body that is not one JSON value: the handler reads it from `req` (a file upload, or either form). */
+export type FormBody = 'multipart' | 'json-or-multipart'
+
+/** A success whose body is not JSON (a download, an export): its media types, for the document. */
+export interface Download {
+  mediaTypes: string[]
+  description: string
+}
+
+export interface HandlerInput<A extends Access, Q, B> {
+  req: Request
+  ctx: CallerOf<A>
+  /** The path's `{placeholders}`, each checked as an id. */
+  params: Record<string, string>
+  query: Q
+  body: B
+}
+
+const REPLY = Symbol('reply')
+/** A JSON success with a status other than the declared one (a duplicate upload is 200, not 201). */
+export interface Reply<R> {
+  [REPLY]: true
+  status: number
+  body: R
+}
+export function reply<R>(body: R, status: number): Reply<R> {
+  return { [REPLY]: true, status, body }
+}
+
+/** What a schema parses into; undefined where there is none. */
+type Parsed<S> = S extends ZodType ? z.output<S> : undefined
+type Schema = ZodType | undefined
+/** What a handler may return: its declared JSON (the schema's input, as it is parsed again in tests), or a raw response. */
+type Answer<RS> = RS extends ZodType ? z.input<RS> | Reply<z.input<RS>> | Response : Response
+
+export interface Declaration<A extends Access = Access, QS extends Schema = Schema, BS extends Schema = Schema, RS extends Schema = Schema> {
+  summary: string
+  description?: string
+  /** Defaults to the tag of the path's first segment. */
+  tag?: Tag
+  access: A
+  query?: QS
+  /** A JSON body; `form` for bodies the handler reads itself. */
+  body?: BS
+  /** The JSON body may be absent (a DELETE with or without `{}`). */
+  bodyOptional?: boolean
+  form?: FormBody
+  /** The JSON of a success. Absent with `download`. */
+  response?: RS
+  /** The endpoint may answer an event stream instead of `response` (the agent query with `streaming: true`). */
+  stream?: string
+  download?: Download
+  status?: 200 | 201 | 202
+  /** Chaindesk's other paths for this operation (proxy.ts rewrites them here). */
+  aliases?: string[]
+  handler: (input: HandlerInput<A, Parsed<QS>, Parsed<BS>>) => Promise<Answer<RS>>
+}
+
+/** Types one method's declaration: the handler's input is inferred from `access`, `query` and `body`. */
+export function endpoint<A extends Access, QS extends Schema = undefined, BS extends Schema = undefined, RS extends Schema = undefined>(
+  declaration: Declaration<A, QS, BS, RS>,
+): Declaration<A, QS, BS, RS> {
+  return declaration
+}
+
+/** What the registry knows of an endpoint: its declaration, method and path (without the handler's code). */
+export type Contract<M extends Method = Method, P extends string = string, D extends Declaration<any, any, any, any> = Declaration<any, any, any, any>> = D & {
+  method: M
+  path: P
+}
+
+export type RouteHandler = (req: Request, ctx: { params: Promise<Record<string, string | string[] | undefined>> }) => Promise<Response>
+export type EndpointHandler<C> = RouteHandler & { contract: C }
+
+// `object`, not Declaration: a contextual Declaration<any…> would make endpoint() infer its access rule from it
+type Declarations = Partial<Record<Method, object>>
+type RouteExports<P extends string, D extends Declarations> = {
+  [M in Method]: EndpointHandler<M extends keyof D ? (D[M] extends Declaration<any, any, any, any> ? Contract<M, P, D[M]> : undefined) : undefined>
+}
+
+/** The `{name}` placeholders of a path template. */
+export function pathParams(path: string): string[] {
+  return [...path.matchAll(/\{(\w+)\}/g)].map(m => m[1])
+}
+
+export const TAG_OF_SEGMENT: Record<string, Tag> = {
+  agents: 'Agents',
+  conversations: 'Conversations',
+  gaps: 'Conversations',
+  datastores: 'Datastores',
+  query: 'Datastores',
+  datasources: 'Datasources',
+  external: 'Datasources',
+  webhooks: 'Webhooks',
+  'api-keys': 'Account',
+  usage: 'Account',
+}
+
+export function tagOf(contract: Contract): Tag {
+  return contract.tag ?? TAG_OF_SEGMENT[contract.path.split('/')[2]] ?? 'Service'
+}
+
+async function callerOf(req: Request, access: Access): Promise<TenantContext | null> {
+  if (access === 'public') return null
+  const ctx = await identify(req)
+  if (!ctx && !access.anonymous) throw new Unauthorized()
+  return ctx
+}
+
+async function parsedParams(path: string, given: Promise<Record<string, string | string[] | undefined>>): Promise<Record<string, string>> {
+  const values = await given
+  return Object.fromEntries(pathParams(path).map(name => [name, validate(IdParam, values[name], `path parameter "${name}"`)]))
+}
+
+function isReply(value: unknown): value is Reply<unknown> {
+  return typeof value === 'object' && value !== null && REPLY in value
+}
+
+// Tests set API_VALIDATE_RESPONSES=1: every JSON success is then checked against its declared schema, strictly, so
+// a field a handler adds without documenting it fails the test that made the request (tests/api/contracts.test.ts)
+const validating = () => process.env.API_VALIDATE_RESPONSES === '1'
+const validated = ((globalThis as { __validatedEndpoints?: Set<string> }).__validatedEndpoints ??= new Set<string>())
+
+/** The endpoints whose JSON success was validated against its schema in this process (tests read it). */
+export function validatedEndpoints(): ReadonlySet<string> {
+  return validated
+}
+
+export class UndocumentedResponse extends Error {}
+
+function checkResponse(contract: Contract, status: number, body: unknown): void {
+  const key = `${contract.method} ${contract.path}`
+  if (!contract.response) throw new UndocumentedResponse(`${key} answered JSON but declares no response schema`)
+  const json = body === undefined ? undefined : JSON.parse(JSON.stringify(body))
+  const parsed = contract.response.safeParse(json)
+  if (!parsed.success) {
+    throw new UndocumentedResponse(`${key} answered ${status} with a body its response schema refuses: ${z.prettifyError(parsed.error)}`)
+  }
+  validated.add(key)
+}
+
+function handle(method: Method, path: string, declaration: Declaration<any, any, any, any>): RouteHandler {
+  const contract = { ...declaration, method, path } as Contract
+  return async (req, { params }) => {
+    try {
+      const ctx = await callerOf(req, declaration.access)
+      const input: HandlerInput<Access, unknown, unknown> = {
+        req,
+        ctx,
+        params: await parsedParams(path, params),
+        query: declaration.query ? parseSearchParams(req, declaration.query) : undefined,
+        body: undefined,
+      }
+      if (declaration.body) input.body = declaration.bodyOptional ? await parseOptionalJson(req, declaration.body) : await parseJson(req, declaration.body)
+      const result = await declaration.handler(input as never)
+      if (result instanceof Response) {
+        if (validating() && !declaration.stream && !declaration.download) throw new UndocumentedResponse(`${method} ${path} answered a raw response but declares neither stream nor download`)
+        if (validating() && declaration.stream && result.headers.get('content-type') !== 'text/event-stream') throw new UndocumentedResponse(`${method} ${path} answered a raw response that is not its event stream`)
+        return result
+      }
+      const status = isReply(result) ? result.status : (declaration.status ?? 200)
+      const body = isReply(result) ? result.body : result
+      if (validating()) checkResponse(contract, status, body)
+      return Response.json(body, { status })
+    } catch (error) {
+      return toErrorResponse(error)
+    }
+  }
+}
+
+/**
+ * A route file's exports: each declared method wrapped, a JSON 405 for every other, so that
+ * `export const { GET, POST, PUT, PATCH, DELETE } = endpoints('/api/…', { GET: endpoint({…}) })` is the whole file.
+ */
+export function endpoints<P extends string, D extends Declarations>(path: P, declarations: D): RouteExports<P, D> {
+  const allowed = METHODS.filter(m => declarations[m])
+  const notAllowed: RouteHandler = async req => toErrorResponse(new MethodNotAllowed(req.method, allowed))
+  return Object.fromEntries(
+    METHODS.map(m => {
+      const declaration = declarations[m] as Declaration<any, any, any, any> | undefined
+      if (!declaration) return [m, Object.assign(notAllowed, { contract: undefined })]
+      return [m, Object.assign(handle(m, path, declaration), { contract: { ...declaration, method: m, path } })]
+    }),
+  ) as RouteExports<P, D>
+}
