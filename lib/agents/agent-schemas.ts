@@ -3,8 +3,7 @@ import { AGENT_VISIBILITIES, PROMPT_TYPES } from '@/lib/domain/agents'
 import { ANSWER_ENCODINGS } from '@/lib/domain/answer-events'
 import { AGENT_MODEL_NAMES, MODEL_NAME_ALIASES, QUERY_MODEL_NAMES, type AgentModelName } from '@/lib/domain/models'
 import { IdParam } from '@/lib/http/body'
-import { MinScore } from '@/lib/datastores/schemas'
-import { MetadataFilterSchema } from '@/lib/search/metadata-filter'
+import { MinScore, QueryFiltersSchema } from '@/lib/datastores/schemas'
 import { AllowedDomainsBody } from './allowed-domains'
 import { AppearanceBody } from './appearance'
 
@@ -80,11 +79,6 @@ const nullable = <T extends z.ZodType>(schema: T) =>
 const absentWhenEmpty = <T extends z.ZodType>(schema: T) =>
   z.preprocess(v => (v === null || v === '' ? undefined : v), schema.optional())
 
-export const QueryFiltersBody = z.object({
-  custom_ids: nullable(z.array(z.string().min(1).max(256)).max(100)),
-  datasource_ids: nullable(z.array(IdParam).max(100)),
-  metadata: nullable(MetadataFilterSchema),
-})
 
 export const AgentQueryBody = z.object({
   query: z.string().trim().min(1, 'query must not be empty').max(16_000),
@@ -101,7 +95,7 @@ export const AgentQueryBody = z.object({
   presencePenalty: nullable(z.number().min(-2).max(2)),
   frequencyPenalty: nullable(z.number().min(-2).max(2)),
   topP: nullable(z.number().min(0).max(1)),
-  filters: nullable(QueryFiltersBody),
+  filters: nullable(QueryFiltersSchema),
   // issue 13: false searches the question as typed (no standalone rewrite of a follow-up); a floor for this query
   rewriteQuestion: nullable(z.boolean().describe("false: search a follow-up as typed, not as the standalone question the model makes of it (default: the agent's rewriteQuestions)")),
   minScore: nullable(MinScore),

@@ -80,11 +80,12 @@ export async function getConversation(ctx: TenantContext | null, id: string, cha
     isAiEnabled: true,
     status: 'UNRESOLVED',
     // a visitor sees the sources the agent shows (issue 14)
-    messages: messages.map(m => toMessage(m, sourcesVisibilityFor(member, c.agent.appearance))),
+    messages: messages.map(m => messageResource(m, sourcesVisibilityFor(member, c.agent.appearance))),
   }
 }
 
-function toMessage(m: Prisma.MessageGetPayload<object>, shown: SourcesVisibility): ConversationMessage {
+/** A stored message as the API answers it, its sources as `shown` (the conversation read, the inbox). */
+export function messageResource(m: Prisma.MessageGetPayload<object>, shown: SourcesVisibility): ConversationMessage {
   return {
     id: m.id,
     role: m.role,

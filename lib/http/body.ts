@@ -198,7 +198,7 @@ export function parseSearchParams<T>(req: Request, schema: ZodType<T>): T {
 }
 
 /** Path segments: ids are opaque, but an absurd one (too long, control characters) is a bad request, not a database query. */
-export const IdParam = z.string().min(1).max(128).regex(NO_CONTROL_CHARACTERS, 'must not contain control characters')
+export const IdParam = z.string().trim().min(1).max(128).regex(NO_CONTROL_CHARACTERS, 'must not contain control characters')
 
 export async function parseId(params: Promise<Record<string, string | string[] | undefined>>, name = 'id'): Promise<string> {
   return validate(IdParam, (await params)[name], `path parameter "${name}"`)
