@@ -2,7 +2,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import { getPrisma } from '@/lib/db/client'
 import type { TenantContext } from '@/lib/domain/tenant'
 import { Forbidden, NotFound } from '@/lib/http/errors'
-import { decryptSecret, encryptSecret } from '@/lib/webhooks/secret'
+import { decryptSecret, encryptSecret } from '@/lib/crypto/secrets'
 import type { AgentAccess } from './agent-access'
 import type { AgentQuery } from './agent-schemas'
 import { findAgent } from './agents'

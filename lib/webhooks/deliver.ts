@@ -2,7 +2,8 @@ import { config } from '@/lib/config'
 import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER } from '@/lib/domain/webhooks'
 import { logger } from '@/lib/logger'
 import { claimDeliveries, releaseDeliveries, settleDelivery, type ClaimedDelivery, type DeliveryResult } from './queue'
-import { decryptSecret, signatureHeader } from './secret'
+import { decryptSecret } from '@/lib/crypto/secrets'
+import { signatureHeader } from './signature'
 
 /**
  * Sends one POST to a receiver through the SSRF-guarded fetcher (lib/ingest/web), answering its status or why it

@@ -8,7 +8,7 @@ export const fileKind: DocumentKind<'file'> = {
   creation: { via: 'multipart' },
   batched: true,
   // {fileName, mimeType, size} are public; sha256 (duplicate detection, lib/datastores/duplicates.ts) is not shown
-  publicConfig: ({ sha256: _sha256, ...config }) => config,
+  publicFields: ['fileName', 'mimeType', 'size'],
   sourceOf: documentSource,
   extract: job => loadStoredOriginal(job),
   noTextMessage: 'The file has no text',

@@ -37,8 +37,11 @@ interface KindBase<T extends DatasourceType> {
   editableConfig?: { schema: z.ZodType; apply(config: StoredConfig, patch: any): StoredConfig }
   /** How clients create it: a JSON body (`json`), a multipart file upload, or documents upserted as text. */
   creation: { via: 'json'; json: JsonCreation<any> } | { via: 'multipart' } | { via: 'upsert' }
-  /** The part of the stored config the API returns: a secret a kind stores never leaves through here. */
-  publicConfig(config: StoredConfig): StoredConfig
+  /**
+   * The fields of the stored config the API returns, named one by one: a field a kind stores later (a hash, a token,
+   * a connection's secret) stays inside until it is listed here.
+   */
+  publicFields: readonly string[]
   /** A fragment's `source`: where its text can be found (README "Scores and sources"). */
   sourceOf(ds: DatasourceView): string
 }
@@ -88,7 +91,7 @@ export function configText(config: StoredConfig, key: string): string | undefine
   return typeof value === 'string' && value ? value : undefined
 }
 
-/** A stored config (a JSON column) as an object: {} for anything else. */
-export function asObjectConfig(value: unknown): StoredConfig {
+/** A JSON column's value (a stored config, metadata) as an object: {} for anything else (null, an array, a scalar). */
+export function asObject(value: unknown): StoredConfig {
   return value && typeof value === 'object' && !Array.isArray(value) ? (value as StoredConfig) : {}
 }
