@@ -20,6 +20,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { locationOf } from './chunk-location'
 import { DeleteDatasourceButton, ResyncDatasourceButton } from './datasource-actions'
 import { DatasourceStatusBadge } from './datasource-status-badge'
+import { OcrProgress } from './ocr-progress'
 import { getDatasource, getExtractedText, listChunks, originalDownloadUrl } from './datastores-api'
 import { LIVE_REFRESH_MS } from './datasources-table'
 import { ACTIVE_STATUSES, datasourcesQueryKey, TYPE_LABELS } from './types'
@@ -126,6 +127,7 @@ export function DatasourceView({ datastoreId, id }: { datastoreId: string; id: s
                 synced <Timestamp iso={ds.lastSynch} relative />
               </span>
             )}
+            <OcrProgress ds={ds} className="text-sm text-muted-foreground" />
           </div>
         )}
         {ds?.errorMessage && (

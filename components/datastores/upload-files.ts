@@ -1,4 +1,4 @@
-// Which files the dropzone accepts: the eight types of lib/domain/file-types.ts (spec §4.5), by MIME type and by the
+// Which files the dropzone accepts: the types of lib/domain/file-types.ts, by MIME type and by the
 // extensions the server recognises them by. Their size limit is the server's, read from useServerLimits().
 import { ACCEPTED_FILE_TYPES, extensionsOf, type AcceptedFileType } from '@/lib/domain/file-types'
 
@@ -17,6 +17,11 @@ const FILE_TYPE_LABELS: Record<AcceptedFileType, string> = {
   'text/markdown': 'Markdown',
   'text/plain': 'plain text',
   'application/json': 'JSON',
+  'text/html': 'HTML',
+  'image/png': 'PNG',
+  'image/jpeg': 'JPEG',
+  'image/webp': 'WebP',
+  'image/tiff': 'TIFF images (their text is recognised)',
 }
 
 export const ACCEPTED_LABEL = Object.values(FILE_TYPE_LABELS).join(', ')

@@ -46,6 +46,8 @@ export interface DatasourceResource {
   nbChildren?: number
   /** The readable reason of an `error` or `usage_limit_reached` status, else null. */
   errorMessage: string | null
+  /** Text recognition (OCR) of scanned pages or an image at the last synchronisation: pages read of those that needed it; null when none did. */
+  ocrPages: { done: number; total: number } | null
   lastSynch: string | null
   /** Its own refresh interval (web sources), or null: its datastore's. */
   refreshInterval: RefreshInterval | null
