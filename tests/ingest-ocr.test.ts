@@ -43,7 +43,7 @@ async function upload(tenant: TestTenant, datastoreId: string, data: Uint8Array,
   const form = new FormData()
   form.append('type', 'file')
   form.append('datastoreId', datastoreId)
-  form.append('file', new File([data], name, { type }))
+  form.append('file', new File([new Uint8Array(data)], name, { type }))
   const res = await call(datasources.POST, '/api/datasources', { method: 'POST', headers: tenant.headers, body: form })
   expect(res.status, res.text).toBe(201)
   return res.json.id as string
@@ -77,7 +77,7 @@ describe('scanned pages are read by text recognition', () => {
     const tenant = await createTenant()
     const store = await newDatastore(tenant)
     const form = new FormData()
-    form.append('file', new File([jpeg], 'memo.jpg', { type: 'image/jpeg' }))
+    form.append('file', new File([new Uint8Array(jpeg)], 'memo.jpg', { type: 'image/jpeg' }))
     const res = await call(externalUpload.POST, '/x', { method: 'POST', headers: tenant.headers, params: { datastoreId: store.id }, body: form })
     expect(res.status, res.text).toBe(201)
     await drainQueue()
