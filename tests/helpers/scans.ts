@@ -25,7 +25,7 @@ export async function scanOf(paragraphs: string[], type: 'png' | 'jpeg' = 'png')
       `<body style="margin:0;padding:48px;background:#fff;color:#111;font:26px/1.5 'DejaVu Serif',serif">` +
         `<h1 style="font-size:34px">${title}</h1>${rest.map(p => `<p>${p}</p>`).join('')}</body>`,
     )
-    return new Uint8Array(await tab.screenshot({ type, ...(type === 'jpeg' ? { quality: 85 } : {}) }))
+    return new Uint8Array(await tab.screenshot({ type, fullPage: true, ...(type === 'jpeg' ? { quality: 85 } : {}) }))
   } finally {
     await tab.close()
   }
