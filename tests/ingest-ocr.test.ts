@@ -119,6 +119,17 @@ describe('scanned pages are read by text recognition', () => {
 })
 
 describe('the recognition step', () => {
+  test('a page that takes longer than OCR_PAGE_TIMEOUT_SECONDS ends the file in error naming the page', async () => {
+    process.env.OCR_PAGE_TIMEOUT_SECONDS = '1'
+    // a long, dense page: several seconds of recognition on any machine
+    const long = await scanOf(['Long ledger', ...Array.from({ length: 60 }, (_, i) => `Entry ${i}: ${MEMO[1]} ${NOTICE[1]} ${ZOO[1]}`)])
+    await closeScanner()
+    const pdf = await pdfOf([{ text: 'The first page has a text layer long enough.' }, { scan: long }])
+    await expect(loadOriginal(pdf, 'application/pdf', { ocr: worker() })).rejects.toThrow(
+      'Page 2 could not be read: recognition took longer than 1 s (OCR_PAGE_TIMEOUT_SECONDS)',
+    )
+  })
+
   const worker = () => ({ language: async () => 'english' })
 
   test('TIFF (as scanners write it) and WebP are read too', async () => {
