@@ -1,4 +1,4 @@
-import { createWorker, OEM, type Worker } from 'tesseract.js'
+import type { Worker } from 'tesseract.js'
 import { config } from '@/lib/config'
 import { ENGLISH, trainedDataFolder } from './languages'
 
@@ -106,6 +106,8 @@ class RecognitionPool {
 }
 
 async function startEngine(language: string): Promise<Worker> {
+  // loaded on first use: processes that never recognise text (a web server) never load it
+  const { createWorker, OEM } = await import('tesseract.js')
   const langPath = trainedDataFolder(language) ?? trainedDataFolder(ENGLISH)
   if (!langPath) throw new Error('No OCR language data is installed (the npm package @tesseract.js-data/eng is missing)')
   // offline: the trained data is read from the package's folder, and never cached elsewhere; errorHandler keeps a

@@ -1,4 +1,4 @@
-import { chromium, type Browser } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { config } from '@/lib/config'
 import { logger } from '@/lib/logger'
 import { messageOf, permanentError, transientError } from '../../errors'
@@ -78,6 +78,8 @@ async function browser(): Promise<Browser> {
 async function launch(): Promise<Browser> {
   const executablePath = chromiumPath()
   if (!executablePath) throw permanentError('This page needs JavaScript, and no Chromium was found to render it (set CHROMIUM_PATH, or CRAWLER_RENDER=never)')
+  // loaded on first use: processes that never render a page never load it
+  const { chromium } = await import('playwright-core')
   try {
     return await chromium.launch({ executablePath, args: [...CHROMIUM_ARGS, ...ISOLATION_ARGS], timeout: 30_000 })
   } catch (error) {
