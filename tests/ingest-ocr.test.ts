@@ -7,6 +7,7 @@ import * as datastores from '@/app/api/datastores/route'
 import * as externalUpload from '@/app/api/external/datastores/file-upload/[datastoreId]/route'
 import { getPrisma } from '@/lib/db/client'
 import { loadOriginal } from '@/lib/ingest/loaders'
+import { imageSize } from '@/lib/ingest/loaders/image-size'
 import { ocrLanguageFor, recognitionPool } from '@/lib/ingest/loaders/ocr'
 import { drainQueue } from '@/lib/ingest/worker'
 import { chunksOf } from './fixtures/ingest'
@@ -144,6 +145,25 @@ describe('the recognition step', () => {
       const [section] = await loadOriginal(data, type, { ocr: worker() })
       expect(section.text, type).toContain('Warranty claims need the original receipt.')
     }
+  })
+
+  test('the size of every image format is read from its header, and an image of too many pixels is refused before decoding', async () => {
+    const { createCanvas, loadImage } = await import('@napi-rs/canvas')
+    const image = await loadImage(Buffer.from(png))
+    const canvas = createCanvas(image.width, image.height)
+    canvas.getContext('2d').drawImage(image, 0, 0)
+    const pixels = canvas.getContext('2d').getImageData(0, 0, image.width, image.height).data
+    const expected = { width: image.width, height: image.height }
+    expect(imageSize('image/png', png)).toEqual(expected)
+    expect(imageSize('image/jpeg', new Uint8Array(await canvas.encode('jpeg', 80)))).toEqual(expected)
+    expect(imageSize('image/webp', new Uint8Array(await canvas.encode('webp', 80)))).toEqual(expected)
+    expect(imageSize('image/webp', new Uint8Array(await canvas.encode('webp', 100)))).toEqual(expected)
+    expect(imageSize('image/tiff', encodeGreyTiff(pixels, image.width, image.height))).toEqual(expected)
+    // a blank poster's PNG: tiny on disk, gigabytes decoded
+    const bomb = new Uint8Array(png)
+    new DataView(bomb.buffer).setUint32(16, 30_000)
+    new DataView(bomb.buffer).setUint32(20, 30_000)
+    await expect(loadOriginal(bomb, 'image/png', { ocr: worker() })).rejects.toThrow('The image is 30000 × 30000 pixels; at most 60 million pixels are read')
   })
 
   test('reading an original on a request path never runs recognition: a scanned page is empty there', async () => {
