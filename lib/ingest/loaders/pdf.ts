@@ -2,6 +2,7 @@ import { extractText, getDocumentProxy } from 'unpdf'
 import { messageOf, permanentError } from '../errors'
 import { MAX_PDF_PAGES } from '../limits'
 import type { Section } from '../sections'
+import { joinLines } from './lines'
 import type { OcrRequest } from './ocr'
 import { withScannedPagesRead } from './pdf-scans'
 
@@ -30,15 +31,4 @@ export async function loadPdf(data: Uint8Array, ocr?: OcrRequest): Promise<Secti
   } finally {
     await pdf.destroy().catch(() => {})
   }
-}
-
-/**
- * PDF text comes as visual lines: a sentence broken across lines is joined again (and a word hyphenated at a line
- * end), while a line ending a sentence or followed by an empty line keeps its break.
- */
-function joinLines(page: string): string {
-  return page
-    .replace(/\r\n?/g, '\n')
-    .replace(/(\p{L})-\n(\p{Ll})/gu, '$1$2')
-    .replace(/([^\n.!?:;])\n(?=[^\n])/g, '$1 ')
 }

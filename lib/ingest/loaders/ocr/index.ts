@@ -1,6 +1,7 @@
 import { config } from '@/lib/config'
 import { logger } from '@/lib/logger'
 import { messageOf, permanentError } from '../../errors'
+import { joinLines } from '../lines'
 import { ocrLanguageFor } from './languages'
 import { recognitionPool, RecognitionFailed } from './pool'
 
@@ -62,10 +63,9 @@ async function progress(ocr: OcrRequest, done: number, total: number): Promise<v
   }
 }
 
-/** Recognised text as a loader keeps it: no trailing spaces, at most one blank line between paragraphs. */
+/** Recognised text as a loader keeps it: lines of a paragraph joined (as a PDF's), at most one blank line between paragraphs. */
 export function tidyRecognised(text: string): string {
-  return text
-    .replace(/[ \t]+\n/g, '\n')
+  return joinLines(text.replace(/[ \t]+\n/g, '\n'))
     .replace(/\n{3,}/g, '\n\n')
     .trim()
 }
