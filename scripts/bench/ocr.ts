@@ -1,5 +1,5 @@
 // `npm run bench:ocr`: text recognition speed on scanned pages, as the sync worker reads them (lib/ingest/loaders):
-// a page of text drawn by Chromium (tests/helpers/scans.ts, ~170 words, 1000×1400 px), as a PNG and as an image-only
+// a page of text drawn by Chromium (tests/helpers/scans.ts, ~120 words, 1000 px wide), as a PNG and as an image-only
 // PDF page (rendered again at ~180 dpi), BENCH_OCR_PAGES pages each (default 12), OCR_CONCURRENCY engines (default 1).
 // Prints pages/s, and the character error rate of the recognised text against the text drawn.
 import os from 'node:os'
