@@ -1,5 +1,6 @@
 import { getResolvedPDFJS, renderPageAsImage, type getDocumentProxy } from 'unpdf'
 import { messageOf, permanentError } from '../errors'
+import { MAX_OCR_PAGES } from '../limits'
 import { recognisePages, tidyRecognised, type OcrRequest } from './ocr'
 
 type Pdf = Awaited<ReturnType<typeof getDocumentProxy>>
@@ -24,6 +25,7 @@ export async function withScannedPagesRead(pdf: Pdf, texts: string[], ocr: OcrRe
   const scans: number[] = []
   for (const page of sparse) if (await drawsSomething(pdf, page)) scans.push(page)
   if (scans.length === 0) return { texts, recognised }
+  if (scans.length > MAX_OCR_PAGES) throw permanentError(`The PDF has ${scans.length} scanned pages; the text of at most ${MAX_OCR_PAGES.toLocaleString('en')} is recognised`)
   const read = await recognisePages(scans, page => renderPage(pdf, page), ocr, page => `Page ${page}`)
   const result = [...texts]
   for (const [page, text] of read) {
