@@ -24,6 +24,14 @@ test('a scanned page dropped as a PNG reaches synched, its row says its text was
   await expect(row).toHaveAttribute('data-status', 'synched', { timeout: 60_000 })
   await expect(row.getByTestId('datasource-ocr')).toHaveText('Text of 1 page recognised (OCR)')
 
+  // opened: its chunk says its text was recognised; the extracted text says where that text is
+  await row.getByTestId('datasource-name').click()
+  const chunk = page.getByTestId('chunk')
+  await expect(chunk.getByTestId('chunk-location')).toHaveText('Text recognised')
+  await expect(chunk).toContainText('The Halcyon swimming pool closes for cleaning every Thursday morning.')
+  await page.getByRole('tab', { name: 'Extracted text' }).click()
+  await expect(page.getByText('Text recognised in images (OCR) is not read again here: it is in the chunks.')).toBeVisible()
+
   const res = await request.post(`/api/datastores/${store.id}/query`, { headers: auth, data: { query: 'When does the Halcyon pool close?' } })
   const [hit] = await res.json()
   expect(hit.text).toContain('The Halcyon swimming pool closes for cleaning every Thursday morning.')
