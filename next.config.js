@@ -1,7 +1,11 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
-  // PGlite's WASM and the pgvector bundle must be loaded from node_modules at run time, not bundled
-  serverExternalPackages: ['@electric-sql/pglite', '@electric-sql/pglite-pgvector', '@node-rs/argon2', 'pg', 'unpdf', 'exceljs', 'mammoth'],
+  // PGlite's WASM and the pgvector bundle must be loaded from node_modules at run time, not bundled; so must
+  // tesseract.js (its worker-thread script and WebAssembly core), @napi-rs/canvas (a native binary) and playwright-core
+  serverExternalPackages: [
+    '@electric-sql/pglite', '@electric-sql/pglite-pgvector', '@node-rs/argon2', 'pg', 'unpdf', 'exceljs', 'mammoth',
+    'tesseract.js', '@napi-rs/canvas', 'playwright-core',
+  ],
   poweredByHeader: false,
   typedRoutes: false,
   // the build checks the app's own code; tests, e2e and scripts are checked by `npm run typecheck`

@@ -38,6 +38,13 @@ const ConfigSchema = z.object({
   CRAWLER_TIMEOUT_SECONDS: positiveInt.default(15),
   CRAWLER_MAX_PAGE_MB: positiveInt.default(5),
   CRAWLER_CONCURRENCY_PER_HOST: positiveInt.default(2),
+  // pages that need JavaScript (lib/ingest/web/render): auto renders a nearly empty app shell when a Chromium is found
+  CRAWLER_RENDER: z.enum(['auto', 'always', 'never']).default('auto'),
+  CRAWLER_RENDER_TIMEOUT_SECONDS: positiveInt.default(20),
+  CHROMIUM_PATH: z.string().optional(),
+  // text recognition (lib/ingest/loaders/ocr): recognitions at once per process, the longest one page may take
+  OCR_CONCURRENCY: positiveInt.default(1),
+  OCR_PAGE_TIMEOUT_SECONDS: positiveInt.default(60),
   // scheduled refreshes (lib/ingest/lifecycle/refresh.ts): how often due ones are queued, over how long they are spread
   REFRESH_CHECK_SECONDS: positiveInt.default(60),
   REFRESH_SPREAD_SECONDS: z.coerce.number().int().min(0).default(600),

@@ -16,6 +16,7 @@ import { cn } from '@/lib/utils'
 import { DeleteDatasourceButton, ResyncDatasourceButton } from './datasource-actions'
 import { DatasourceRefresh } from './datasource-refresh'
 import { DatasourceStatusBadge } from './datasource-status-badge'
+import { OcrProgress } from './ocr-progress'
 import { STATUS_LABELS, TYPE_LABELS, type Datasource, type DatasourceType } from './types'
 
 const TYPE_ICONS: Record<DatasourceType, LucideIcon> = { file: FileText, web_page: Link2, web_site: Globe, text: Type }
@@ -140,6 +141,7 @@ export function DatasourceRow({
         <TableCell className="hidden text-muted-foreground md:table-cell">{TYPE_LABELS[ds.type] ?? ds.type}</TableCell>
         <TableCell className="w-[6.5rem] align-top sm:w-auto">
           <ErrorReason datasource={ds} expanded={expanded} onToggle={() => setExpanded(e => !e)} />
+          <OcrProgress ds={ds} />
         </TableCell>
         <TableCell className="hidden text-right tabular-nums sm:table-cell">{ds.nbChunks.toLocaleString()}</TableCell>
         <TableCell className="hidden text-right tabular-nums lg:table-cell">{ds.nbTokens.toLocaleString()}</TableCell>

@@ -46,6 +46,10 @@ export const DatasourceResource = z
     textSize: z.number().int().describe('Characters of extracted text at the last synchronisation'),
     nbChildren: z.number().int().optional().describe("A web site's number of pages; its nbChunks and nbTokens are then their sums"),
     errorMessage: z.string().nullable().describe('The readable reason of an `error` or `usage_limit_reached` status'),
+    ocrPages: z
+      .strictObject({ done: z.number().int(), total: z.number().int() })
+      .nullable()
+      .describe('Text recognition (OCR) of scanned pages or an image at the last synchronisation: pages read of those that needed it; null when none did'),
     lastSynch: time.nullable(),
     refreshInterval: RefreshIntervalValue.nullable().describe("Its own refresh interval (web sources), or null: its datastore's"),
     nextRefreshAt: time.nullable().describe('When it is next fetched on its schedule, or null'),

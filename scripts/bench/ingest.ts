@@ -5,10 +5,15 @@
 // documents per upsert), BENCH_CONCURRENCY (default WORKER_CONCURRENCY, 2); BENCH_WITHOUT_VECTOR_INDEX=1 drops the HNSW
 // index first (diagnosis only). BENCH_DATABASE_URL=postgres://… runs it on PostgreSQL (a fresh schema) instead.
 // BENCH_NO_EMBEDDINGS=1: full-text mode (no embeddings provider, as `npm start` without OPENAI_API_KEY).
+// BENCH_FORMAT=pdf: the same documents as text PDFs (a text layer, BENCH_PDF_PAGE_WORDS words a page, default 250),
+// uploaded one file a request through the external file-upload route (8 at a time), BENCH_DOCS default 400: the
+// loader's cost on text PDFs (issue 26: they must not get slower with OCR in the loader).
 // `npm run bench:ingest -- --compare DIR [--rounds N]`: this tree and another (e.g. a clone at an earlier commit)
 // alternated in one session (scripts/bench/ingest-throughput-compare.ts).
 import os from 'node:os'
+import { PDFDocument, StandardFonts } from 'pdf-lib'
 import * as upsert from '@/app/api/datastores/upsert/[datastoreId]/route'
+import * as fileUpload from '@/app/api/external/datastores/file-upload/[datastoreId]/route'
 import { config } from '@/lib/config'
 import { drainQueue } from '@/lib/ingest/worker'
 import { ensureVectorIndex, vectorIndexName } from '@/lib/db/vector-index'
@@ -19,14 +24,18 @@ export async function run(argv: string[] = []): Promise<void> {
     const { compareThroughput } = await import('./ingest-throughput-compare')
     return compareThroughput(argv)
   }
-  const docs = envInt('BENCH_DOCS', 2000)
+  const pdf = process.env.BENCH_FORMAT === 'pdf'
+  const docs = envInt('BENCH_DOCS', pdf ? 400 : 2000)
   const words = envInt('BENCH_DOC_WORDS', 600)
   const batch = Math.min(1000, envInt('BENCH_BATCH', 500))
   const load = Math.round(os.loadavg()[0] * 10) / 10
   const env = await openBenchEnvironment()
   if (process.env.BENCH_NO_EMBEDDINGS === '1') delete process.env.OPENAI_API_KEY
   const concurrency = envInt('BENCH_CONCURRENCY', config().WORKER_CONCURRENCY)
-  const server = await serveRoutes([[/^\/api\/datastores\/upsert\/([^/]+)$/, ['datastoreId'], upsert.POST as never]])
+  const server = await serveRoutes([
+    [/^\/api\/datastores\/upsert\/([^/]+)$/, ['datastoreId'], upsert.POST as never],
+    [/^\/api\/external\/datastores\/file-upload\/([^/]+)$/, ['datastoreId'], fileUpload.POST as never],
+  ])
   try {
     const { prisma, sql } = env.db
     const store = await prisma.datastore.create({ data: { organizationId: env.organizationId, name: 'bench ingest' } })
@@ -45,10 +54,12 @@ export async function run(argv: string[] = []): Promise<void> {
     }))
     const bytes = documents.reduce((n, d) => n + Buffer.byteLength(d.text), 0)
     const headers = { authorization: `Bearer ${env.apiKey}`, 'content-type': 'application/json' }
+    const files = pdf ? await Promise.all(documents.map(d => textPdf(d.text))) : []
 
     const started = performance.now()
     const cpuStart = process.cpuUsage()
-    for (let i = 0; i < documents.length; i += batch) {
+    if (pdf) await uploadFiles(`${server.url}/api/external/datastores/file-upload/${store.id}`, env.apiKey, files)
+    for (let i = 0; !pdf && i < documents.length; i += batch) {
       const res = await fetch(`${server.url}/api/datastores/upsert/${store.id}`, {
         method: 'POST', headers, body: JSON.stringify({ documents: documents.slice(i, i + batch) }),
       })
@@ -90,6 +101,7 @@ export async function run(argv: string[] = []): Promise<void> {
       embeddings: process.env.OPENAI_API_KEY ? DIMENSIONS : 0,
       load_at_start: load,
     }
+    if (pdf) console.log(`(text PDFs: ${files.length}, ${round(files.reduce((n, f) => n + f.byteLength, 0) / 1e6, 2)} MB of PDF)`)
     console.log(JSON.stringify(row))
     console.log(`\nmachine: ${machine()}`)
     console.log('| documents | chunks (1536 dims) | text | upsert (HTTP) | sync | documents/s | chunks/s | MB/s |')
@@ -99,4 +111,32 @@ export async function run(argv: string[] = []): Promise<void> {
     await server.close()
     await env.close()
   }
+}
+
+/** A PDF with a text layer (Helvetica), BENCH_PDF_PAGE_WORDS words a page, as a word processor exports. */
+async function textPdf(text: string): Promise<Uint8Array> {
+  const perPage = envInt('BENCH_PDF_PAGE_WORDS', 250)
+  const doc = await PDFDocument.create()
+  const font = await doc.embedFont(StandardFonts.Helvetica)
+  const words = text.split(/\s+/)
+  for (let i = 0; i < words.length; i += perPage) {
+    doc.addPage([595, 842]).drawText(words.slice(i, i + perPage).join(' '), { x: 50, y: 790, size: 10, font, maxWidth: 495, lineHeight: 13 })
+  }
+  return doc.save()
+}
+
+/** Each file uploaded in its own request, 8 requests at a time. */
+async function uploadFiles(url: string, apiKey: string, files: Uint8Array[]): Promise<void> {
+  let next = 0
+  const lane = async () => {
+    while (next < files.length) {
+      const i = next++
+      const form = new FormData()
+      form.append('file', new File([new Uint8Array(files[i])], `document-${i}.pdf`, { type: 'application/pdf' }))
+      const res = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${apiKey}` }, body: form })
+      if (res.status !== 201) throw new Error(`upload failed: ${res.status} ${await res.text()}`)
+      await res.arrayBuffer()
+    }
+  }
+  await Promise.all(Array.from({ length: 8 }, lane))
 }

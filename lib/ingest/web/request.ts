@@ -27,6 +27,8 @@ export interface RawResponse {
   etag: string | null
   lastModified: string | null
   body: Buffer
+  /** Every response header (a rendering browser is answered with them). */
+  headers?: http.IncomingHttpHeaders
 }
 
 export interface RequestOptions {
@@ -120,7 +122,7 @@ function readResponse(url: URL, response: http.IncomingMessage, request: http.Cl
   const [type, ...params] = String(response.headers['content-type'] ?? '').split(';')
   const contentType = type.trim().toLowerCase()
   const charset = /charset="?([^";\s]+)/i.exec(params.join(';'))?.[1] ?? null
-  const head = { status, contentType, charset, etag: header(response, 'etag'), lastModified: header(response, 'last-modified'), body: Buffer.alloc(0) }
+  const head = { status, contentType, charset, etag: header(response, 'etag'), lastModified: header(response, 'last-modified'), body: Buffer.alloc(0), headers: response.headers }
   // a redirect's or an error's body is never read: close the connection rather than drain it (a hostile
   // server can send an endless one, which resume() would keep downloading after the job moved on)
   if ([301, 302, 303, 307, 308].includes(status)) {
