@@ -6,7 +6,7 @@ import { logger } from '@/lib/logger'
 import { startModelDeadline, type ModelDeadline } from './model-deadline'
 import { describeModelFailure } from './model-failure'
 import type { PreparedQuery } from './prepare-query'
-import { settleAnswer, settleFailure, type ModelTokens } from './query-outcome'
+import { settleAnswer, settleFailedAnswer, type ModelTokens } from './query-outcome'
 
 // The model run of a query (spec §4.2, §6; DESIGN.md §7), streamed or not: `answer` pieces as the model writes them,
 // then `endpoint_response` with the stored answer and `done`, or `error` once the failure is stored. A streaming
@@ -71,7 +71,7 @@ async function* modelParts(query: PreparedQuery, deadline: ModelDeadline): Async
 
 async function settleRunFailure(query: PreparedQuery, text: string, failure: ModelError, delivered: 'as-it-comes' | 'at-the-end'): Promise<AnswerEvent[]> {
   logger.warn('agent model call failed', { model: query.model.id, kind: failure.kind, reason: failure.message })
-  await settleFailure(query, text, failure.message, delivered)
+  await settleFailedAnswer(query, text, failure.message, delivered)
   return [{ type: 'error', message: failure.message, cause: failure }]
 }
 

@@ -7,7 +7,7 @@ import type { AgentQuery } from './agent-schemas'
 import { openConversation, recentHistory, resolveConversationTarget } from './conversations'
 import { chatModel, type ChatModel } from './model-catalogue'
 import { assemblePrompt, type AssembledPrompt, type PromptSettings } from './prompt'
-import { settleFailure, type OpenedQuery } from './query-outcome'
+import { settleFailedAnswer, type OpenedQuery } from './query-outcome'
 import { retrieveForQuestion } from './retrieval'
 
 // Everything that can refuse a query (no model, unknown conversation, usage limit, retrieval) happens here, before
@@ -66,7 +66,7 @@ export async function prepareQuery(access: AgentAccess, body: AgentQuery, signal
     }
   } catch (error) {
     // the model was never asked: the query does not count, and the stored question says why it has no answer
-    await settleFailure({ reservation, conversationId, sources: [] }, '', error instanceof Error ? error.message : String(error))
+    await settleFailedAnswer({ reservation, conversationId, sources: [] }, '', error instanceof Error ? error.message : String(error))
     throw error
   }
 }

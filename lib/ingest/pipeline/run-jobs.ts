@@ -7,7 +7,7 @@ import { permanentError } from '../errors'
 import { kindOf, REFRESHABLE_TYPES } from '../kinds'
 import { refreshGroupStatus, scheduleNextRefresh, type ChunkWrite } from '../lifecycle'
 import { embedAndWrite, type Outcomes } from './embed-write'
-import { settleFailure } from './failure'
+import { settleFailedJob } from './failure'
 import { startHeartbeat } from './heartbeat'
 import { PrepareContext, prepareDocument } from './prepare'
 import { afterJobs } from './settled'
@@ -36,7 +36,7 @@ export async function runJobs(claimed: Datasource[], workerId: string, options: 
       statuses.set(job.id, status)
       if (status === 'synched' && chunks !== undefined) written.set(job.id, chunks)
     },
-    fail: async (job, error) => void statuses.set(job.id, await settleFailure(job, workerId, beat.reasonFor(job.id, error), error)),
+    fail: async (job, error) => void statuses.set(job.id, await settleFailedJob(job, workerId, beat.reasonFor(job.id, error), error)),
   }
   try {
     const provider = embeddingsProvider()
