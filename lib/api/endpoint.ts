@@ -4,7 +4,8 @@ import type { TenantContext } from '@/lib/domain/tenant'
 import { identify } from '@/lib/auth/tenant'
 import { IdParam, parseJson, parseOptionalJson, parseSearchParams, validate } from '@/lib/http/body'
 import { MethodNotAllowed, Unauthorized } from '@/lib/http/errors'
-import { toErrorResponse } from '@/lib/http/route'
+import { requestIdOf, toErrorResponse } from '@/lib/http/route'
+import { withLogContext } from '@/lib/logger'
 
 // One declaration per endpoint (DESIGN.md §9, STYLE.md): its route file says, per method, what it is for, who may
 // call it, what it takes and what it answers, with the handler. The wrapper authenticates, parses, calls and answers;
@@ -91,7 +92,8 @@ export type Contract<M extends Method = Method, P extends string = string, D ext
   path: P
 }
 
-export type RouteHandler = (req: Request, ctx: { params: Promise<Record<string, string | string[] | undefined>> }) => Promise<Response>
+type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> }
+export type RouteHandler = (req: Request, ctx: RouteContext) => Promise<Response>
 export type EndpointHandler<C> = RouteHandler & { contract: C }
 
 // `object`, not Declaration: a contextual Declaration<any…> would make endpoint() infer its access rule from it
@@ -163,31 +165,43 @@ function checkResponse(contract: Contract, status: number, body: unknown): void 
 
 function handle(method: Method, path: string, declaration: Declaration<any, any, any, any>): RouteHandler {
   const contract = { ...declaration, method, path } as Contract
-  return async (req, { params }) => {
-    try {
-      const ctx = await callerOf(req, declaration.access)
-      const input: HandlerInput<Access, unknown, unknown> = {
-        req,
-        ctx,
-        params: await parsedParams(path, params),
-        query: declaration.query ? parseSearchParams(req, declaration.query) : undefined,
-        body: undefined,
-      }
-      if (declaration.body) input.body = declaration.bodyOptional ? await parseOptionalJson(req, declaration.body) : await parseJson(req, declaration.body)
-      const result = await declaration.handler(input as never)
-      if (result instanceof Response) {
-        if (validating() && !declaration.stream && !declaration.download) throw new UndocumentedResponse(`${method} ${path} answered a raw response but declares neither stream nor download`)
-        if (validating() && declaration.stream && result.headers.get('content-type') !== 'text/event-stream') throw new UndocumentedResponse(`${method} ${path} answered a raw response that is not its event stream`)
-        return result
-      }
-      const status = isReply(result) ? result.status : (declaration.status ?? 200)
-      const body = isReply(result) ? result.body : result
-      if (validating()) checkResponse(contract, status, body)
-      return Response.json(body, { status })
-    } catch (error) {
-      return toErrorResponse(error)
-    }
+  return async (req, context) => {
+    const requestId = requestIdOf(req)
+    const res = await withLogContext({ requestId }, () => answer(contract, req, context, requestId))
+    res.headers.set('x-request-id', requestId)
+    return res
   }
+}
+
+/** The caller authenticated, the inputs parsed, the handler called, its answer framed (and, in tests, checked). */
+async function answer(contract: Contract, req: Request, { params }: RouteContext, requestId: string): Promise<Response> {
+  try {
+    const input: HandlerInput<Access, unknown, unknown> = {
+      req,
+      ctx: await callerOf(req, contract.access),
+      params: await parsedParams(contract.path, params),
+      query: contract.query ? parseSearchParams(req, contract.query) : undefined,
+      body: undefined,
+    }
+    if (contract.body) input.body = contract.bodyOptional ? await parseOptionalJson(req, contract.body) : await parseJson(req, contract.body)
+    const result = await contract.handler(input as never)
+    if (result instanceof Response) {
+      if (validating()) checkRawResponse(contract, result)
+      return result
+    }
+    const status = isReply(result) ? result.status : (contract.status ?? 200)
+    const body = isReply(result) ? result.body : result
+    if (validating()) checkResponse(contract, status, body)
+    return Response.json(body, { status })
+  } catch (error) {
+    return toErrorResponse(error, requestId)
+  }
+}
+
+function checkRawResponse(contract: Contract, res: Response): void {
+  const key = `${contract.method} ${contract.path}`
+  if (!contract.stream && !contract.download) throw new UndocumentedResponse(`${key} answered a raw response but declares neither stream nor download`)
+  if (contract.stream && !contract.download && res.headers.get('content-type') !== 'text/event-stream') throw new UndocumentedResponse(`${key} answered a raw response that is not its event stream`)
 }
 
 /**
@@ -196,7 +210,12 @@ function handle(method: Method, path: string, declaration: Declaration<any, any,
  */
 export function endpoints<P extends string, D extends Declarations>(path: P, declarations: D): RouteExports<P, D> {
   const allowed = METHODS.filter(m => declarations[m])
-  const notAllowed: RouteHandler = async req => toErrorResponse(new MethodNotAllowed(req.method, allowed))
+  const notAllowed: RouteHandler = async req => {
+    const requestId = requestIdOf(req)
+    const res = toErrorResponse(new MethodNotAllowed(req.method, allowed), requestId)
+    res.headers.set('x-request-id', requestId)
+    return res
+  }
   return Object.fromEntries(
     METHODS.map(m => {
       const declaration = declarations[m] as Declaration<any, any, any, any> | undefined

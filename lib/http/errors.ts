@@ -1,4 +1,5 @@
-// The few kinds of failure a request can meet. route() maps them to HTTP in one place (DESIGN.md §4).
+// The few kinds of failure a request can meet. toErrorResponse() (lib/http/route.ts) maps them to HTTP in one place
+// (DESIGN.md §4).
 
 export type ErrorCode =
   | 'invalid_request'

@@ -2,7 +2,7 @@ import { config } from '@/lib/config'
 import type { DatasourceStatus } from '@/lib/domain/datasources'
 import { embeddingsProvider } from '@/lib/embeddings/provider'
 import type { Datasource } from '@/lib/generated/prisma/client'
-import { logger } from '@/lib/logger'
+import { logger, withLogContext } from '@/lib/logger'
 import { permanentError } from '../errors'
 import { kindOf, REFRESHABLE_TYPES } from '../kinds'
 import { refreshGroupStatus, scheduleNextRefresh, type ChunkWrite } from '../lifecycle'
@@ -51,7 +51,10 @@ export async function runJobs(claimed: Datasource[], workerId: string, options: 
     for (const job of jobs) {
       try {
         beat.signal.throwIfAborted()
-        const prepared = await runUntilWrite(job, workerId, { leaseMs: options.leaseMs, signal: beat.signal }, context)
+        // every log line of the job's run names the datasource and the attempt
+        const prepared = await withLogContext({ datasourceId: job.id, attempt: job.attempts }, () =>
+          runUntilWrite(job, workerId, { leaseMs: options.leaseMs, signal: beat.signal }, context),
+        )
         if ('done' in prepared) outcomes.record(job, prepared.done)
         else group.push(prepared.write)
       } catch (error) {
