@@ -31,6 +31,8 @@ const ConfigSchema = z.object({
   LIMIT_AGENT_QUERIES: positiveInt.default(10_000),
   LIMIT_PUBLIC_QUERIES_PER_MINUTE: positiveInt.default(20),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  // GET /api/metrics (lib/metrics): answered only with Authorization: Bearer <this>; 404 while unset
+  METRICS_TOKEN: z.string().min(16).optional(),
   // ingestion (lib/ingest): job leases and retries, the web fetcher's bounds
   WORKER_LEASE_SECONDS: positiveInt.default(300),
   WORKER_MAX_ATTEMPTS: positiveInt.default(3),

@@ -33,6 +33,7 @@ import * as gapsAnswer from './gaps/answer/route'
 import * as gapsDismiss from './gaps/dismiss/route'
 import * as gaps from './gaps/route'
 import * as health from './health/route'
+import * as metrics from './metrics/route'
 import * as queryDatastoreId from './query/[datastoreId]/route'
 import * as usageDaily from './usage/daily/route'
 import * as usage from './usage/route'
@@ -73,6 +74,7 @@ export const ROUTE_MODULES = [
   gapsDismiss,
   gaps,
   health,
+  metrics,
   queryDatastoreId,
   usageDaily,
   usage,

@@ -1,3 +1,4 @@
+import { phaseTimer, recordModelCall } from '@/lib/metrics/agents'
 import { streamText } from 'ai'
 import { config } from '@/lib/config'
 import { unreachable, type AgentAnswer, type AnswerEvent } from '@/lib/domain/answer-events'
@@ -22,6 +23,7 @@ export async function* runModel(
   delivered: 'as-it-comes' | 'at-the-end' = 'as-it-comes',
 ): AsyncGenerator<AnswerEvent, void, undefined> {
   const deadline = startModelDeadline(clientSignal, config().AGENT_MODEL_TIMEOUT_SECONDS * 1000)
+  const timer = phaseTimer()
   let text = ''
   let tokens: ModelTokens = { promptTokens: 0, completionTokens: 0 }
   let failure: ModelError | null = null
@@ -34,6 +36,7 @@ export async function* runModel(
       // an answer never starts with a line break (a stream's first data line cannot carry one: answer-events.ts)
       const piece = text ? part.text : part.text.replace(/^(?:\r\n|\r|\n)+/, '')
       if (!piece) continue
+      if (!text) timer.phase('first_token')
       text += piece
       yield { type: 'answer', text: piece }
     }
@@ -42,6 +45,8 @@ export async function* runModel(
   } finally {
     deadline.dispose()
   }
+  timer.phase('answer')
+  recordModelCall(query.model.id, failure ? failure.kind : 'ok', tokens)
   if (failure) yield* await settleRunFailure(query, text, failure, delivered)
   else yield* await settleAnswer(query, text, tokens)
 }

@@ -6,6 +6,7 @@ import { IdParam, parseJson, parseOptionalJson, parseSearchParams, validate } fr
 import { MethodNotAllowed, Unauthorized } from '@/lib/http/errors'
 import { requestIdOf, toErrorResponse } from '@/lib/http/route'
 import { withLogContext } from '@/lib/logger'
+import { metrics, statusClass } from '@/lib/metrics/registry'
 
 // One declaration per endpoint (DESIGN.md §9, STYLE.md): its route file says, per method, what it is for, who may
 // call it, what it takes and what it answers, with the handler. The wrapper authenticates, parses, calls and answers;
@@ -167,8 +168,10 @@ function handle(method: Method, path: string, declaration: Declaration<any, any,
   const contract = { ...declaration, method, path } as Contract
   return async (req, context) => {
     const requestId = requestIdOf(req)
+    const started = performance.now()
     const res = await withLogContext({ requestId }, () => answer(contract, req, context, requestId))
     res.headers.set('x-request-id', requestId)
+    metrics().httpDuration.observe({ route: path, method, status: statusClass(res.status) }, (performance.now() - started) / 1000)
     return res
   }
 }

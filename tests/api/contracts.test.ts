@@ -22,6 +22,12 @@ beforeAll(async () => {
   own = await createTenantWorld('contracts')
   other = await createTenantWorld('stranger')
   model.fake.setBehaviour({ reply: 'Two years.', delayMs: 0 })
+  // GET /api/metrics answers the holder of METRICS_TOKEN: here the same Bearer value the tenant's requests carry
+  process.env.METRICS_TOKEN = own.headers.authorization.replace(/^Bearer /, '')
+})
+
+afterAll(() => {
+  delete process.env.METRICS_TOKEN
 })
 
 describe('every endpoint of the registry', () => {

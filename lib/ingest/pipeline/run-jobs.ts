@@ -1,3 +1,4 @@
+import { metrics } from '@/lib/metrics/registry'
 import { config } from '@/lib/config'
 import type { DatasourceStatus } from '@/lib/domain/datasources'
 import { embeddingsProvider } from '@/lib/embeddings/provider'
@@ -95,6 +96,7 @@ async function finish(jobs: Datasource[], statuses: Map<string, RunStatus>, writ
     if (status && status !== 'running') await scheduleNextRefresh([groupId], REFRESHABLE_TYPES).catch(error => logger.error('refresh not scheduled', { groupId, error }))
   }
   for (const job of jobs) {
+    metrics().syncDuration.observe({ kind: job.type, outcome: statuses.get(job.id) ?? 'lease_lost' }, ms / 1000)
     logger.info('datasource job finished', { datasourceId: job.id, type: job.type, status: statuses.get(job.id), chunks: written.get(job.id) ?? job.nbChunks, attempt: job.attempts, batch: jobs.length, ms })
   }
 }
