@@ -1,9 +1,9 @@
 import { z, type ZodType } from 'zod'
-import type { Access } from '@/lib/domain/access'
+import { lowestRoleFor, type Access, type Scope } from '@/lib/domain/access'
 import type { TenantContext } from '@/lib/domain/tenant'
 import { identify } from '@/lib/auth/tenant'
 import { IdParam, parseJson, parseOptionalJson, parseSearchParams, validate } from '@/lib/http/body'
-import { MethodNotAllowed, Unauthorized } from '@/lib/http/errors'
+import { Forbidden, MethodNotAllowed, Unauthorized } from '@/lib/http/errors'
 import { requestIdOf, toErrorResponse } from '@/lib/http/route'
 import { withLogContext } from '@/lib/logger'
 import { metrics, statusClass } from '@/lib/metrics/registry'
@@ -129,7 +129,13 @@ async function callerOf(req: Request, access: Access): Promise<TenantContext | n
   if (access === 'public') return null
   const ctx = await identify(req)
   if (!ctx && !access.anonymous) throw new Unauthorized()
+  if (ctx?.grant && !ctx.grant.scopes.includes(access.scope)) throw forbidden(ctx, access.scope)
   return ctx
+}
+
+function forbidden(ctx: TenantContext, scope: Scope): Forbidden {
+  const who = ctx.actor.type === 'api_key' ? 'This API key lacks' : `Your role needs at least ${lowestRoleFor(scope)}: it lacks`
+  return new Forbidden('forbidden', `${who} the scope ${scope}`, { scope })
 }
 
 async function parsedParams(path: string, given: Promise<Record<string, string | string[] | undefined>>): Promise<Record<string, string>> {

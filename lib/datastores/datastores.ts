@@ -1,4 +1,4 @@
-import type { TenantContext } from '@/lib/domain/tenant'
+import { seesDatastore, visibleIds, type TenantContext } from '@/lib/domain/tenant'
 import { datasourceBlobPrefix, getBlobStore } from '@/lib/db/blob-store'
 import { getPrisma } from '@/lib/db/client'
 import type { Datastore } from '@/lib/generated/prisma/client'
@@ -46,7 +46,7 @@ async function withCounts(store: Datastore): Promise<DatastoreResource> {
 export async function listDatastores(ctx: TenantContext): Promise<DatastoreResource[]> {
   const prisma = await getPrisma()
   const stores = await prisma.datastore.findMany({
-    where: { organizationId: ctx.organizationId },
+    where: { organizationId: ctx.organizationId, ...visibleIds(ctx.grant?.datastoreIds) },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
   })
   const counts = await countsOf(ctx.organizationId, stores.map(s => s.id))
@@ -56,7 +56,7 @@ export async function listDatastores(ctx: TenantContext): Promise<DatastoreResou
 /** The datastore if it belongs to the caller's organization; another tenant's is "not found", never "forbidden". */
 export async function findDatastore(ctx: TenantContext, id: string) {
   const prisma = await getPrisma()
-  const store = await prisma.datastore.findFirst({ where: { id, organizationId: ctx.organizationId } })
+  const store = seesDatastore(ctx, id) ? await prisma.datastore.findFirst({ where: { id, organizationId: ctx.organizationId } }) : null
   if (!store) throw new NotFound('Datastore')
   return store
 }
