@@ -33,6 +33,8 @@ const ConfigSchema = z.object({
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   // GET /api/metrics (lib/metrics): answered only with Authorization: Bearer <this>; 404 while unset
   METRICS_TOKEN: z.string().min(16).optional(),
+  // the audit log (lib/audit): entries older than this are removed by the worker
+  AUDIT_RETENTION_DAYS: positiveInt.default(365),
   // ingestion (lib/ingest): job leases and retries, the web fetcher's bounds
   WORKER_LEASE_SECONDS: positiveInt.default(300),
   WORKER_MAX_ATTEMPTS: positiveInt.default(3),

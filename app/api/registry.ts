@@ -10,6 +10,8 @@ import * as agentsIdVisitorSecret from './agents/[id]/visitor-secret/route'
 import * as agents from './agents/route'
 import * as apiKeysId from './api-keys/[id]/route'
 import * as apiKeys from './api-keys/route'
+import * as auditLogExport from './audit-log/export/route'
+import * as auditLog from './audit-log/route'
 import * as conversationsIdMessagesMessageIdFeedback from './conversations/[id]/messages/[messageId]/feedback/route'
 import * as conversationsIdMessages from './conversations/[id]/messages/route'
 import * as conversationsId from './conversations/[id]/route'
@@ -51,6 +53,8 @@ export const ROUTE_MODULES = [
   agents,
   apiKeysId,
   apiKeys,
+  auditLogExport,
+  auditLog,
   conversationsIdMessagesMessageIdFeedback,
   conversationsIdMessages,
   conversationsId,

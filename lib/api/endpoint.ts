@@ -4,7 +4,9 @@ import type { TenantContext } from '@/lib/domain/tenant'
 import { identify } from '@/lib/auth/tenant'
 import { IdParam, parseJson, parseOptionalJson, parseSearchParams, validate } from '@/lib/http/body'
 import { Forbidden, MethodNotAllowed, Unauthorized } from '@/lib/http/errors'
-import { requestIdOf, toErrorResponse } from '@/lib/http/route'
+import { auditAction } from '@/lib/audit/action'
+import { recordAudit } from '@/lib/audit/record'
+import { clientAddress, requestIdOf, toErrorResponse } from '@/lib/http/route'
 import { withLogContext } from '@/lib/logger'
 import { metrics, statusClass } from '@/lib/metrics/registry'
 
@@ -77,6 +79,8 @@ export interface Declaration<A extends Access = Access, QS extends Schema = Sche
   status?: 200 | 201 | 202
   /** Chaindesk's other paths for this operation (proxy.ts rewrites them here). */
   aliases?: string[]
+  /** false: a POST that changes nothing (a query) leaves no audit entry; other POST, PATCH, DELETE do (lib/audit). */
+  audit?: false
   handler: (input: HandlerInput<A, Parsed<QS>, Parsed<BS>>) => Promise<Answer<RS>>
 }
 
@@ -201,10 +205,21 @@ async function answer(contract: Contract, req: Request, { params }: RouteContext
     const status = isReply(result) ? result.status : (contract.status ?? 200)
     const body = isReply(result) ? result.body : result
     if (validating()) checkResponse(contract, status, body)
+    if (input.ctx) await audit(contract, input.ctx, input.params, body, { clientAddress: clientAddress(req), requestId })
     return Response.json(body, { status })
   } catch (error) {
     return toErrorResponse(error, requestId)
   }
+}
+
+/** The audit entry of a change the caller made (none for reads, queries and anonymous visitors). */
+async function audit(contract: Contract, ctx: TenantContext, params: Record<string, string>, body: unknown, request: { clientAddress: string; requestId: string }) {
+  const change = contract.audit === false ? null : auditAction(contract.method, contract.path)
+  if (!change) return
+  const answered = (body ?? {}) as { id?: unknown; name?: unknown }
+  const id = params.id ?? params.datastoreId ?? (typeof answered.id === 'string' ? answered.id : null)
+  const name = typeof answered.name === 'string' ? answered.name : null
+  await recordAudit(ctx, { action: change.action, target: { type: change.targetType, id, name }, ...request })
 }
 
 function checkRawResponse(contract: Contract, res: Response): void {
