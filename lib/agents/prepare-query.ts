@@ -8,6 +8,7 @@ import { openConversation, recentHistory, resolveConversationTarget } from './co
 import { chatModel, type ChatModel } from './model-catalogue'
 import { assemblePrompt, type AssembledPrompt, type PromptSettings } from './prompt'
 import { settleFailure, type OpenedQuery } from './query-outcome'
+import { honouredQuery } from './query-overrides'
 import { retrieveForQuestion } from './retrieval'
 
 // Everything that can refuse a query (no model, unknown conversation, usage limit, retrieval) happens here, before
@@ -26,8 +27,9 @@ export interface PreparedQuery extends OpenedQuery {
   }
 }
 
-export async function prepareQuery(access: AgentAccess, body: AgentQuery, signal?: AbortSignal): Promise<PreparedQuery> {
+export async function prepareQuery(access: AgentAccess, asked: AgentQuery, signal?: AbortSignal): Promise<PreparedQuery> {
   const { agent } = access
+  const body = honouredQuery(asked, agent, access.member)
   const model = chatModel(body.modelName ?? agent.modelName)
   const target = await resolveConversationTarget({
     organizationId: access.organizationId,
@@ -85,7 +87,7 @@ function modelSettings(body: AgentQuery, agent: AgentWithDatastores): PreparedQu
   return {
     temperature: body.temperature ?? agent.temperature,
     topP: body.topP,
-    maxOutputTokens: body.maxTokens,
+    maxOutputTokens: body.maxTokens ?? agent.maxTokens ?? undefined,
     presencePenalty: body.presencePenalty,
     frequencyPenalty: body.frequencyPenalty,
   }

@@ -44,6 +44,8 @@ export interface AgentResource {
   description: string
   modelName: AgentModelName
   temperature: number
+  /** The answer's length limit in tokens (null: the model's own); caps what a public visitor may ask for. */
+  maxTokens: number | null
   visibility: AgentVisibility
   systemPrompt: string | null
   userPrompt: string | null

@@ -32,6 +32,7 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
     description: str,
     modelName: { enum: ['model_3_5_turbo', 'model_3_5_turbo_16k', 'model_4', 'model_4_32k'] },
     temperature: { type: 'number' },
+    maxTokens: { type: ['integer', 'null'], description: "The answer's length limit in tokens; caps a public visitor's maxTokens; null: the model's own" },
     visibility: { enum: ['public', 'private'] },
     systemPrompt: strOrNull,
     userPrompt: strOrNull,
