@@ -63,6 +63,9 @@ const ConfigSchema = z.object({
   // conversation is readable without a key by whoever holds its (unguessable) id, as Chaindesk's widget needs
   CORS_ORIGINS: z.string().default(''),
   PUBLIC_CONVERSATION_READ: flag.default(true),
+  // issue 22: the furthest a visitor signature's expiry may lie ahead; a signature valid for longer is refused, so a
+  // leaked one cannot serve for years
+  VISITOR_TOKEN_MAX_DAYS: positiveInt.default(30),
 })
 
 export type Config = z.infer<typeof ConfigSchema>

@@ -44,7 +44,7 @@ export function fetchConversation(conversationId: string): Promise<ConversationD
 /** POST /api/conversations/{id}/messages/{messageId}/feedback: the caller's vote on an answer (one per voter, changeable). */
 export function postFeedback(
   target: { conversationId: string; messageId: string },
-  body: { vote: 'good' | 'bad'; comment?: string | null; visitorId?: string },
+  body: { vote: 'good' | 'bad'; comment?: string | null; visitorId?: string; visitorSignature?: string; visitorExpires?: number },
   credentials: RequestCredentials = 'same-origin',
 ): Promise<{ id: string; vote: 'good' | 'bad'; comment: string | null }> {
   const path = `/api/conversations/${encodeURIComponent(target.conversationId)}/messages/${encodeURIComponent(target.messageId)}/feedback`

@@ -75,8 +75,12 @@ export async function getConversation(ctx: TenantContext | null, id: string, cha
     ...(newestFirst ? { take: CHAINDESK_PAGE, ...(chaindeskCursor ? { cursor: { id: chaindeskCursor }, skip: 1 } : {}) } : {}),
   })
   const count = newestFirst ? await prisma.message.count({ where: { conversationId: c.id } }) : messages.length
+  // a key-less reader holds the conversation's id, not its visitor's: the visitor ids (with which one could vote or
+  // continue as that visitor) are for the organization only (issue 22)
+  const { visitorId, verifiedVisitorId, ...fields } = conversationFields(c, count)
   return {
-    ...conversationFields(c, count),
+    ...(member ? { visitorId, verifiedVisitorId } : {}),
+    ...fields,
     isAiEnabled: true,
     status: 'UNRESOLVED',
     // a visitor sees the sources the agent shows (issue 14)

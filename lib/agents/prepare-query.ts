@@ -36,6 +36,7 @@ export async function prepareQuery(access: AgentAccess, asked: AgentQuery, signa
     agentId: agent.id,
     conversationId: body.conversationId,
     visitorId: body.visitorId,
+    member: access.member,
   })
   const reservation = await reserveAgentQuery(access.organizationId)
   let conversationId: string | undefined

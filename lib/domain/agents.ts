@@ -82,7 +82,8 @@ export interface PublicAgentResource {
 export interface ConversationSummary {
   id: string
   agentId: string
-  visitorId: string | null
+  /** Left out of a key-less read of a public agent's conversation (issue 22). */
+  visitorId?: string | null
   /** The visitor id the embedding site signed (issue 14), when the conversation's visitor was verified. */
   verifiedVisitorId?: string | null
   channel: ConversationChannel

@@ -87,7 +87,7 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
   Conversation: obj({
     id: str,
     agentId: str,
-    visitorId: strOrNull,
+    visitorId: { ...strOrNull, description: 'Left out of a read without a key (issue 22)' },
     channel: str,
     title: strOrNull,
     messageCount: int,
@@ -96,7 +96,7 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
     messages: { type: 'array', items: ref('ConversationMessage'), description: 'Oldest first; with ?cursor= newest first (Chaindesk paging)' },
     createdAt: time,
     updatedAt: time,
-  }),
+  }, ['id', 'agentId', 'channel', 'title', 'messageCount', 'isAiEnabled', 'status', 'messages', 'createdAt', 'updatedAt']),
   ApiKey: { type: 'object', properties: { id: str, name: str, prefix: str, secret: { type: 'string', description: 'Only when created' } }, required: ['id', 'name'] },
 }
 
