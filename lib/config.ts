@@ -66,6 +66,8 @@ const ConfigSchema = z.object({
   // issue 22: the furthest a visitor signature's expiry may lie ahead; a signature valid for longer is refused, so a
   // leaked one cannot serve for years
   VISITOR_TOKEN_MAX_DAYS: positiveInt.default(30),
+  // issue 22: a monitor's token for /api/health?deep=1 details (version, models, last model failure, capacity)
+  METRICS_TOKEN: z.string().optional(),
 })
 
 export type Config = z.infer<typeof ConfigSchema>

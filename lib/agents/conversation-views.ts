@@ -7,6 +7,8 @@ import type { TenantContext } from '@/lib/domain/tenant'
 import { NotFound, Unauthorized } from '@/lib/http/errors'
 import { findAgent } from './agents'
 import { sourcesVisibilityFor, visibleSources } from './appearance'
+import { VISITOR_APOLOGY } from './model-failure'
+import { STOPPED_MESSAGE } from '@/lib/domain/answer-events'
 
 // Conversations as callers read them (lib/domain/agents.ts): an agent's, the organization's (newest first, a page at
 // a time), and one with its messages, which a public agent's conversation shows to anyone holding its id.
@@ -84,11 +86,11 @@ export async function getConversation(ctx: TenantContext | null, id: string, cha
     isAiEnabled: true,
     status: 'UNRESOLVED',
     // a visitor sees the sources the agent shows (issue 14)
-    messages: messages.map(m => toMessage(m, sourcesVisibilityFor(member, c.agent.appearance))),
+    messages: messages.map(m => toMessage(m, sourcesVisibilityFor(member, c.agent.appearance), member)),
   }
 }
 
-function toMessage(m: Prisma.MessageGetPayload<object>, shown: SourcesVisibility): ConversationMessage {
+function toMessage(m: Prisma.MessageGetPayload<object>, shown: SourcesVisibility, member = true): ConversationMessage {
   return {
     id: m.id,
     role: m.role,
@@ -97,7 +99,8 @@ function toMessage(m: Prisma.MessageGetPayload<object>, shown: SourcesVisibility
     sources: visibleSources(Array.isArray(m.sources) ? (m.sources as unknown as AnswerSource[]) : [], shown),
     promptTokens: m.promptTokens,
     completionTokens: m.completionTokens,
-    error: m.error,
+    // a failed answer's cause is the operator's to read (issue 22); a stopped answer says so to anyone
+    error: m.error && !member && m.error !== STOPPED_MESSAGE ? VISITOR_APOLOGY : m.error,
     searchQuery: m.searchQuery,
     topScore: m.topScore,
     noSources: m.noSources,
