@@ -1,4 +1,5 @@
 import type { AnswerSource } from '@/lib/domain/answer-events'
+import { DEFAULT_MIN_SCORE } from '@/lib/domain/limits'
 import type { Fragment } from '@/lib/search/types'
 import { reserveAgentQuery } from '@/lib/usage/agent-queries'
 import type { AgentAccess } from './agent-access'
@@ -52,7 +53,7 @@ export async function prepareQuery(access: AgentAccess, asked: AgentQuery, signa
       history,
       model: model.model,
       rewrite: body.rewriteQuestion ?? agent.rewriteQuestions,
-      minScore: body.minScore ?? agent.minScore,
+      minScore: body.minScore ?? agent.minScore ?? DEFAULT_MIN_SCORE,
       filters: body.filters,
       signal,
     })
