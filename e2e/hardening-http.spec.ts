@@ -191,3 +191,51 @@ test.describe('body limits as documented (point 6: 20 MB JSON, 50 MB files)', ()
     }
   })
 })
+
+test.describe('the smaller defects of a first week (point 10)', () => {
+  test('the datastore page passes axe target-size and label-content-name-mismatch, and the search tester says "Nothing relevant"', async ({ page, request }) => {
+    const { signIn } = await import('./support/auth')
+    const { upsertText, waitUntilSynched } = await import('./support/dashboard')
+    const AxeBuilder = (await import('@axe-core/playwright')).default
+    const store = await createDatastore(request)
+    await upsertText(request, store.id, [
+      { name: 'warranty.md', text: 'The Zephyr kettle carries a warranty of two years from the date of purchase.' },
+      { name: 'internal.md', text: 'Internal: the staff cafeteria door code is 4711.' },
+    ])
+    const broken = await request.post('/api/datasources', {
+      headers: auth,
+      multipart: { type: 'file', datastoreId: store.id, file: { name: 'broken.pdf', mimeType: 'application/pdf', buffer: Buffer.from('this is not a pdf') } },
+    })
+    expect(broken.status()).toBe(201)
+    await waitUntilSynched(request, store.id, 2, { allowErrors: true })
+    const brokenId = (await broken.json()).id
+    await expect.poll(async () => (await (await request.get(`/api/datasources/${brokenId}`, { headers: auth })).json()).status, { timeout: 60_000 }).toBe('error')
+    await signIn(page)
+    await page.goto(`/datastores/${store.id}`)
+    await expect(page.getByTestId('datasource-name')).toHaveCount(3)
+    const results = await new AxeBuilder({ page }).withRules(['target-size', 'label-content-name-mismatch']).analyze()
+    expect(results.violations.map(v => ({ id: v.id, nodes: v.nodes.map(n => n.html.slice(0, 300)) }))).toEqual([])
+
+    await page.getByRole('tab', { name: 'Search tester' }).click()
+    await page.getByLabel('Query').fill('Do you sell espresso machines?')
+    await page.getByRole('button', { name: 'Search' }).click()
+    await expect(page.getByTestId('nothing-relevant')).toContainText('Nothing relevant')
+    await page.getByLabel('Query').fill('How long is the Zephyr kettle warranty?')
+    await page.getByRole('button', { name: 'Search' }).click()
+    await expect(page.getByTestId('fragment').first()).toContainText('warranty of two years')
+    await expect(page.getByTestId('nothing-relevant')).toHaveCount(0)
+  })
+
+  test('/docs/api is linked from the dashboard, fits a phone and cites no spec sections', async ({ page }) => {
+    const { signIn } = await import('./support/auth')
+    await signIn(page)
+    await page.getByRole('link', { name: 'API reference' }).first().click()
+    await expect(page).toHaveURL(/\/docs\/api$/)
+    await page.setViewportSize({ width: 390, height: 800 })
+    await page.reload()
+    for (const details of await page.locator('details').all()) await details.evaluate(d => ((d as HTMLDetailsElement).open = true))
+    const width = await page.evaluate(() => document.documentElement.scrollWidth)
+    expect(width).toBeLessThanOrEqual(390)
+    expect(await page.locator('main').innerText()).not.toMatch(/spec §/)
+  })
+})

@@ -19,6 +19,8 @@ export interface DatastoreResource {
   language: SearchLanguage
   /** Every datasource of the datastore, pages of a web site included. */
   nbDatasources: number
+  /** How many of them are pages of a web site (listed under their site, not beside it). */
+  nbSitePages: number
   nbChunks: number
   createdAt: string
   updatedAt: string
