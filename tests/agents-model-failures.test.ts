@@ -1,7 +1,7 @@
 import net from 'node:net'
 import { beforeEach, describe, expect, test } from 'vitest'
 import { VISITOR_APOLOGY } from '@/lib/agents/model-failure'
-import { modelHealth } from '@/lib/agents/model-health'
+import { modelFailureNotice, modelHealth } from '@/lib/agents/model-health'
 import { getPrisma } from '@/lib/db/client'
 import { resetPublicQueryLimits } from '@/lib/rate-limit/public-queries'
 import { createAgentVia, parseSse, queryAgentVia, useFakeModel } from './helpers/agents'
@@ -92,6 +92,20 @@ describe('model failures are told truthfully to operators', () => {
     } finally {
       delete process.env.AGENT_MODEL_TIMEOUT_SECONDS
     }
+  })
+})
+
+describe('the dashboard banner', () => {
+  test("the dashboard's notice names the cause of the model's last failure, until an answer succeeds", async () => {
+    const tenant = await createTenant()
+    const agent = await createAgentVia(tenant)
+    model.fake.setBehaviour({ mode: 'error', status: 503 })
+    await queryAgentVia(agent.id, { query: 'Hi' }, tenant.headers)
+    expect(modelFailureNotice()).toMatch(/^The model's last answer failed \(\d\d:\d\d UTC, HTTP 503\): The model failed: the model server had an error \(HTTP 503\)/)
+    model.fake.setBehaviour({ reply: 'Back.' })
+    await new Promise(resolve => setTimeout(resolve, 5))
+    expect((await queryAgentVia(agent.id, { query: 'Hi' }, tenant.headers)).status).toBe(200)
+    expect(modelFailureNotice()).toBeNull()
   })
 })
 

@@ -8,7 +8,10 @@ export interface ModelHealth {
   lastSuccessAt: string | null
 }
 
-const state: ModelHealth = { lastFailure: null, lastSuccessAt: null }
+// on globalThis: under `next start` the route handlers and the dashboard's pages are separate bundles of one process,
+// each with its own copy of this module
+const holder = globalThis as typeof globalThis & { __adsModelHealth?: ModelHealth }
+const state: ModelHealth = (holder.__adsModelHealth ??= { lastFailure: null, lastSuccessAt: null })
 
 export function recordModelFailure(cause: ModelFailureCause, message: string): void {
   // a visitor going away is no failure of the model
@@ -22,4 +25,26 @@ export function recordModelSuccess(): void {
 
 export function modelHealth(): ModelHealth {
   return { lastFailure: state.lastFailure && { ...state.lastFailure }, lastSuccessAt: state.lastSuccessAt }
+}
+
+/**
+ * What the dashboard says on every page while the model's latest call failed (no success since): the typed cause in
+ * the operator's words, so that "agents do not answer" reads as what it is. Null once a call succeeds again.
+ */
+export function modelFailureNotice(): string | null {
+  const { lastFailure, lastSuccessAt } = state
+  if (!lastFailure || (lastSuccessAt && lastSuccessAt > lastFailure.at)) return null
+  const at = lastFailure.at.slice(11, 16)
+  return `The model's last answer failed (${at} UTC, ${describeCause(lastFailure.cause)}): ${lastFailure.message}`
+}
+
+function describeCause(cause: ModelFailureCause): string {
+  switch (cause.type) {
+    case 'http_status':
+      return `HTTP ${cause.status}`
+    case 'dropped_stream':
+      return 'dropped stream'
+    default:
+      return cause.type.replace('_', ' ')
+  }
 }
