@@ -239,3 +239,26 @@ test.describe('the smaller defects of a first week (point 10)', () => {
     expect(await page.locator('main').innerText()).not.toMatch(/spec §/)
   })
 })
+
+test('the playground lists past conversations by their first question and reopens one', async ({ page, request }) => {
+  const { signIn } = await import('./support/auth')
+  const { fakeModel } = await import('./support/dashboard')
+  const agent = await createAgent(request, { name: `Playground history ${Date.now()}` })
+  await fakeModel(request, { reply: 'The warranty is two years.', delayMs: 5 })
+  await signIn(page)
+  await page.setViewportSize({ width: 1280, height: 900 })
+  await page.goto(`/playground?agent=${agent.id}`)
+  await page.getByLabel('Your question').fill('How long is the warranty?')
+  await page.keyboard.press('Enter')
+  await expect(page.getByTestId('assistant-message').last()).toHaveAttribute('data-status', 'done')
+  // the thread is named by its first question, not by its id
+  await expect(page.getByTestId('conversation-state')).toHaveText('How long is the warranty?')
+  await expect(page.getByTestId('past-conversations').getByRole('button', { name: /How long is the warranty\?/ })).toBeVisible()
+
+  await page.getByRole('button', { name: 'New conversation' }).click()
+  await expect(page.getByTestId('assistant-message')).toHaveCount(0)
+  await page.getByTestId('past-conversations').getByRole('button', { name: /How long is the warranty\?/ }).click()
+  await expect(page.getByTestId('assistant-message')).toHaveCount(1)
+  await expect(page.getByTestId('assistant-message')).toContainText('The warranty is two years.')
+  await expect(page.getByTestId('conversation-state')).toHaveText('How long is the warranty?')
+})
