@@ -1,5 +1,5 @@
 import { serviceHealth } from '@/lib/health'
-import { mayReadHealthDetails } from '@/lib/http/health-access'
+import { mayReadHealthDetails } from '@/lib/auth/health-access'
 import { routes } from '@/lib/http/route'
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes({

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto'
-import { identify } from '@/lib/auth/tenant'
+import { identify } from './tenant'
 import { config } from '@/lib/config'
 
 /**
