@@ -71,11 +71,13 @@ describe('sign-in timing', () => {
     const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]
     const known: number[] = []
     const unknown: number[] = []
-    for (let i = 0; i < 7; i++) {
+    for (let i = 0; i < 11; i++) {
       known.push(await time(user.email))
       unknown.push(await time(`nobody-${i}@example.com`))
     }
-    expect(median(unknown)).toBeGreaterThan(median(known) * 0.7)
+    // the password check is most of the time: without it an unknown account took a fifth of a known one's or less;
+    // the margin is for a loaded machine, where one side can be slowed by other work
+    expect(median(unknown)).toBeGreaterThan(median(known) * 0.5)
   })
 })
 
