@@ -40,7 +40,7 @@ function useVote(config: MessageActionsConfig, messageId: string | undefined) {
         setStatus({ kind: 'error', message: errorMessage(error) })
       }
     },
-    [config.conversationId, config.credentials, config.visitorId, messageId],
+    [config.conversationId, config.credentials, config.visitorId, config.signature, messageId],
   )
   return { vote, status, send }
 }
