@@ -84,10 +84,9 @@ describe('the HTTP edge', () => {
     expect(res.text).not.toContain('.ts:')
   })
 
-  test('health answers without a key', async () => {
+  test('health answers without a key, with status and database kind only (issue 22)', async () => {
     const res = await call(health.GET, '/api/health')
     expect(res.status).toBe(200)
-    expect(res.json).toMatchObject({ status: 'ok', database: process.env.TEST_DATABASE === 'postgres' ? 'postgres' : 'pglite' })
-    expect(typeof res.json.version).toBe('string')
+    expect(res.json).toEqual({ status: 'ok', database: process.env.TEST_DATABASE === 'postgres' ? 'postgres' : 'pglite' })
   })
 })

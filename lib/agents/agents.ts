@@ -22,8 +22,8 @@ async function checkDatastores(ctx: TenantContext, ids: string[]): Promise<void>
 function agentColumns(input: AgentCreate | AgentUpdate) {
   const { name, description, modelName, temperature, visibility, systemPrompt, userPrompt, promptType, promptTemplate } = input
   const { allowedDomains, requireSignedVisitors } = input
-  const { rewriteQuestions, minScore, noAnswerMessage } = input
-  return { name, description, modelName, temperature, visibility, systemPrompt, userPrompt, promptType, promptTemplate, allowedDomains, requireSignedVisitors, rewriteQuestions, minScore, noAnswerMessage }
+  const { rewriteQuestions, minScore, noAnswerMessage, maxTokens } = input
+  return { name, description, modelName, temperature, maxTokens, visibility, systemPrompt, userPrompt, promptType, promptTemplate, allowedDomains, requireSignedVisitors, rewriteQuestions, minScore, noAnswerMessage }
 }
 
 export async function createAgent(ctx: TenantContext, input: AgentCreate): Promise<AgentResource> {

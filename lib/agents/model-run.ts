@@ -6,6 +6,7 @@ import { ModelFailed, type ModelError } from '@/lib/domain/errors'
 import { logger } from '@/lib/logger'
 import { startModelDeadline, type ModelDeadline } from './model-deadline'
 import { describeModelFailure } from './model-failure'
+import { recordModelFailure, recordModelSuccess } from './model-health'
 import type { PreparedQuery } from './prepare-query'
 import { settleAnswer, settleFailedAnswer, type ModelTokens } from './query-outcome'
 
@@ -41,14 +42,17 @@ export async function* runModel(
       yield { type: 'answer', text: piece }
     }
   } catch (error) {
-    failure = describeModelFailure(error, deadline)
+    failure = describeModelFailure(error, deadline, text.length > 0)
   } finally {
     deadline.dispose()
   }
   timer.phase('answer')
   recordModelCall(query.model.id, failure ? failure.kind : 'ok', tokens)
   if (failure) yield* await settleRunFailure(query, text, failure, delivered)
-  else yield* await settleAnswer(query, text, tokens)
+  else {
+    recordModelSuccess()
+    yield* await settleAnswer(query, text, tokens)
+  }
 }
 
 /** The model's text pieces and its token usage; throws when the call fails or is stopped. */
@@ -75,7 +79,8 @@ async function* modelParts(query: PreparedQuery, deadline: ModelDeadline): Async
 }
 
 async function settleRunFailure(query: PreparedQuery, text: string, failure: ModelError, delivered: 'as-it-comes' | 'at-the-end'): Promise<AnswerEvent[]> {
-  logger.warn('agent model call failed', { model: query.model.id, kind: failure.kind, reason: failure.message })
+  logger.warn('agent model call failed', { model: query.model.id, kind: failure.kind, cause: failure.failure, reason: failure.message })
+  recordModelFailure(failure.failure, failure.message)
   await settleFailedAnswer(query, text, failure.message, delivered)
   return [{ type: 'error', message: failure.message, cause: failure }]
 }

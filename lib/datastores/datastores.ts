@@ -35,7 +35,14 @@ async function countsOf(organizationId: string, datastoreIds: string[]): Promise
     _count: { _all: true },
     _sum: { nbChunks: true },
   })
-  for (const g of groups) counts.set(g.datastoreId, { nbDatasources: g._count._all, nbChunks: g._sum.nbChunks ?? 0 })
+  // a site's pages are listed under it: the dashboard says how many of the datasources they are (issue 22)
+  const pages = await prisma.datasource.groupBy({
+    by: ['datastoreId'],
+    where: { organizationId, datastoreId: { in: datastoreIds }, groupId: { not: null } },
+    _count: { _all: true },
+  })
+  const pagesOf = new Map(pages.map(p => [p.datastoreId, p._count._all]))
+  for (const g of groups) counts.set(g.datastoreId, { nbDatasources: g._count._all, nbSitePages: pagesOf.get(g.datastoreId) ?? 0, nbChunks: g._sum.nbChunks ?? 0 })
   return counts
 }
 

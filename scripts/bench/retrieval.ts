@@ -36,7 +36,7 @@ function option(argv: string[], name: string): string | undefined {
 
 const jsonLines = (file: string) => fs.readFileSync(file, 'utf8').split('\n').filter(l => l.trim()).map(l => JSON.parse(l))
 
-function readBeir(dir: string, split?: string): BeirData {
+export function readBeir(dir: string, split?: string): BeirData {
   const splits = fs.readdirSync(path.join(dir, 'qrels')).filter(f => f.endsWith('.tsv')).map(f => f.slice(0, -4))
   const chosen = split ?? (splits.includes('test') ? 'test' : splits[0])
   const qrels = new Map<string, Map<string, number>>()
@@ -53,7 +53,7 @@ function readBeir(dir: string, split?: string): BeirData {
 }
 
 /** nDCG@10 (graded: 2^rel - 1), Recall@100 and MRR@10 of one ranking of document ids. */
-function measures(ranked: string[], relevant: Map<string, number>) {
+export function measures(ranked: string[], relevant: Map<string, number>) {
   const gain = (g: number) => 2 ** g - 1
   let dcg = 0
   ranked.slice(0, 10).forEach((d, i) => (dcg += gain(relevant.get(d) ?? 0) / Math.log2(i + 2)))
@@ -66,7 +66,7 @@ function measures(ranked: string[], relevant: Map<string, number>) {
   }
 }
 
-function mean(rows: { ndcg: number; recall: number; mrr: number }[]) {
+export function mean(rows: { ndcg: number; recall: number; mrr: number }[]) {
   const avg = (f: (r: (typeof rows)[number]) => number) => round(rows.reduce((s, r) => s + f(r), 0) / rows.length, 4)
   return { ndcg10: avg(r => r.ndcg), recall100: avg(r => r.recall), mrr10: avg(r => r.mrr) }
 }
