@@ -24,6 +24,48 @@ function httpUrlProblem(value: string): string | null {
   }
 }
 
+/** The address of a web form: its problem once submitted, else its hint (if it has one). */
+function AddressField({
+  id,
+  label,
+  placeholder,
+  hint,
+  problem,
+  value,
+  onChange,
+}: {
+  id: string
+  label: string
+  placeholder: string
+  hint?: string
+  problem: string | null
+  value: string
+  onChange: (value: string) => void
+}) {
+  return (
+    <FormField id={id} label={label}>
+      <Input
+        id={id}
+        type="url"
+        inputMode="url"
+        value={value}
+        onChange={e => onChange(e.target.value)}
+        placeholder={placeholder}
+        aria-invalid={!!problem || undefined}
+        aria-describedby={problem ? `${id}-error` : hint ? `${id}-hint` : undefined}
+        autoComplete="off"
+      />
+      {problem || !hint ? (
+        <FormAlert id={`${id}-error`} message={problem} />
+      ) : (
+        <p id={`${id}-hint`} className="text-xs text-muted-foreground">
+          {hint}
+        </p>
+      )}
+    </FormField>
+  )
+}
+
 /** A web_page or web_site datasource: its address (sent as `config[configKey]`) and an optional name. */
 function WebDatasourceForm({
   datastoreId,
@@ -66,7 +108,6 @@ function WebDatasourceForm({
     setUrl('')
     setName('')
   })
-  const urlId = `${idPrefix}-url`
   return (
     <AddForm
       onSubmit={() => submit(httpUrlProblem(url) ?? (extra && 'problem' in extra ? extra.problem : null))}
@@ -75,26 +116,7 @@ function WebDatasourceForm({
       submitLabel={submitLabel}
     >
       {children}
-      <FormField id={urlId} label={urlLabel}>
-        <Input
-          id={urlId}
-          type="url"
-          inputMode="url"
-          value={url}
-          onChange={e => setUrl(e.target.value)}
-          placeholder={urlPlaceholder}
-          aria-invalid={!!problem || undefined}
-          aria-describedby={problem ? `${urlId}-error` : urlHint ? `${urlId}-hint` : undefined}
-          autoComplete="off"
-        />
-        {problem || !urlHint ? (
-          <FormAlert id={`${urlId}-error`} message={problem} />
-        ) : (
-          <p id={`${urlId}-hint`} className="text-xs text-muted-foreground">
-            {urlHint}
-          </p>
-        )}
-      </FormField>
+      <AddressField id={`${idPrefix}-url`} label={urlLabel} placeholder={urlPlaceholder} hint={urlHint} problem={problem} value={url} onChange={setUrl} />
       <FormField id={`${idPrefix}-name`} label="Name" optional>
         <Input id={`${idPrefix}-name`} value={name} onChange={e => setName(e.target.value)} maxLength={200} placeholder="Defaults to the address" />
       </FormField>
