@@ -48,8 +48,19 @@ function longFunctions(sources: Source[], maxLines: number): string[] {
 }
 
 // The size rule of folders other than lib/, each with its limits; JavaScript files count too. A folder's rule is one
-// line here (components/, when its functions are split: { dir: 'components', fileLines: 250, functionLines: 80 }).
-const SIZE_RULES = [{ dir: 'scripts', fileLines: 250, functionLines: 60 }]
+// line here.
+const SIZE_RULES = [
+  { dir: 'scripts', fileLines: 250, functionLines: 60 },
+  { dir: 'components', fileLines: 250, functionLines: 80 },
+]
+
+// Files known to break their folder's size rule, exempted only while their split is pending (issue 21: the lead
+// splits these two). Each must still break the rule: the test fails once a listed file is within the limits, so the
+// entry leaves this list with the split that made it unnecessary.
+const PENDING_SPLIT = ['components/agents/agent-form.tsx', 'components/datastores/search-tester.tsx']
+
+/** Whether an offence ("file: N lines" or "file:line (N lines)") is one of `file`'s. */
+const offenceOf = (file: string) => (offence: string) => offence.startsWith(`${file}:`)
 
 /** The top folder under lib/ of a file ("ingest" for lib/ingest/kinds/file.ts; the file itself for lib/config.ts). */
 function area(relative: string): string {
@@ -71,11 +82,23 @@ describe('the architecture', () => {
   })
 
   for (const { dir, fileLines, functionLines } of SIZE_RULES) {
-    test(`no file under ${dir}/ is longer than ${fileLines} lines, no function longer than ${functionLines}`, () => {
+    const offences = () => {
       const sources = sourcesUnder(dir, /\.(tsx?|mjs|js)$/)
       expect(sources.length).toBeGreaterThan(0)
-      expect([...longFiles(sources, fileLines), ...longFunctions(sources, functionLines)]).toEqual([])
+      return [...longFiles(sources, fileLines), ...longFunctions(sources, functionLines)]
+    }
+    const pending = PENDING_SPLIT.filter(file => file.startsWith(`${dir}/`))
+
+    test(`no file under ${dir}/ is longer than ${fileLines} lines, no function longer than ${functionLines}`, () => {
+      expect(offences().filter(offence => !pending.some(file => offenceOf(file)(offence)))).toEqual([])
     })
+
+    if (pending.length > 0) {
+      test(`each file of ${dir}/ exempted while its split is pending still breaks the size rule`, () => {
+        const found = offences()
+        expect(pending.filter(file => !found.some(offenceOf(file)))).toEqual([])
+      })
+    }
   }
 
   test('lib/domain is a leaf: it imports nothing else of lib/', () => {

@@ -23,6 +23,28 @@ export function MinScoreInput({ id, value, onChange, ...rest }: { id: string; va
   )
 }
 
+/** Whether follow-ups are made standalone before the search. */
+function RewriteQuestionsField({ checked, onChange }: { checked: boolean; onChange: (checked: boolean) => void }) {
+  return (
+    <div className="flex items-start justify-between gap-4 rounded-lg border p-3">
+      <div className="grid gap-1">
+        <Label htmlFor="agent-rewriteQuestions">Rewrite follow-up questions</Label>
+        <Hint id="agent-rewriteQuestions-hint">
+          In a conversation, the model first turns a follow-up such as “and how much does it cost?” into a question that
+          stands alone (“How much does the Zephyr kettle cost?”) and that is what is searched. One short extra model call
+          per follow-up; the question is searched as typed if it fails.
+        </Hint>
+      </div>
+      <Switch
+        id="agent-rewriteQuestions"
+        checked={checked}
+        onCheckedChange={onChange}
+        aria-describedby="agent-rewriteQuestions-hint"
+      />
+    </div>
+  )
+}
+
 export function RetrievalSettings({
   values,
   onChange,
@@ -40,22 +62,7 @@ export function RetrievalSettings({
         <CardDescription>How questions are searched in the datastores, and what the agent does when nothing relevant is found.</CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
-        <div className="flex items-start justify-between gap-4 rounded-lg border p-3">
-          <div className="grid gap-1">
-            <Label htmlFor="agent-rewriteQuestions">Rewrite follow-up questions</Label>
-            <Hint id="agent-rewriteQuestions-hint">
-              In a conversation, the model first turns a follow-up such as “and how much does it cost?” into a question that
-              stands alone (“How much does the Zephyr kettle cost?”) and that is what is searched. One short extra model call
-              per follow-up; the question is searched as typed if it fails.
-            </Hint>
-          </div>
-          <Switch
-            id="agent-rewriteQuestions"
-            checked={values.rewriteQuestions}
-            onCheckedChange={v => onChange('rewriteQuestions', v)}
-            aria-describedby="agent-rewriteQuestions-hint"
-          />
-        </div>
+        <RewriteQuestionsField checked={values.rewriteQuestions} onChange={v => onChange('rewriteQuestions', v)} />
         <FormField
           id="agent-minScore"
           label={

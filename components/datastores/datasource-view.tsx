@@ -22,7 +22,7 @@ import { DeleteDatasourceButton, ResyncDatasourceButton } from './datasource-act
 import { DatasourceStatusBadge } from './datasource-status-badge'
 import { OcrProgress } from './ocr-progress'
 import { getDatasource, getExtractedText, listChunks, originalDownloadUrl } from './datastores-api'
-import { LIVE_REFRESH_MS } from './datasources-table'
+import { LIVE_REFRESH_MS } from './use-datasource-pages'
 import { ACTIVE_STATUSES, datasourcesQueryKey, TYPE_LABELS } from './types'
 
 const CHUNK_PAGE = 50
