@@ -10,6 +10,8 @@ import * as agentsIdVisitorSecret from './agents/[id]/visitor-secret/route'
 import * as agents from './agents/route'
 import * as apiKeysId from './api-keys/[id]/route'
 import * as apiKeys from './api-keys/route'
+import * as connectionsId from './connections/[id]/route'
+import * as connections from './connections/route'
 import * as conversationsIdMessagesMessageIdFeedback from './conversations/[id]/messages/[messageId]/feedback/route'
 import * as conversationsIdMessages from './conversations/[id]/messages/route'
 import * as conversationsId from './conversations/[id]/route'
@@ -50,6 +52,8 @@ export const ROUTE_MODULES = [
   agents,
   apiKeysId,
   apiKeys,
+  connectionsId,
+  connections,
   conversationsIdMessagesMessageIdFeedback,
   conversationsIdMessages,
   conversationsId,

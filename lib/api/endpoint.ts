@@ -115,6 +115,7 @@ export const TAG_OF_SEGMENT: Record<string, Tag> = {
   external: 'Datasources',
   webhooks: 'Webhooks',
   'api-keys': 'Account',
+  connections: 'Account',
   usage: 'Account',
 }
 

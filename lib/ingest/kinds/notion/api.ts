@@ -116,3 +116,9 @@ export function notionGone(what: string): PageGone {
 export function goneOr(error: unknown, what: string): unknown {
   return error instanceof NotionRefused && error.status === 404 ? notionGone(what) : error
 }
+
+/** The name of the integration a token belongs to (GET /v1/users/me): how a connection's token is checked when saved. */
+export async function notionIntegrationName(token: string, signal?: AbortSignal): Promise<string> {
+  const me = await notionRequest<{ name?: string | null }>({ token, limiterKey: 'token-check', signal }, 'GET', '/v1/users/me', 'the integration')
+  return me.name ?? ''
+}

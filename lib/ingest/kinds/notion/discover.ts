@@ -9,13 +9,16 @@ export interface FoundPage {
   title: string
   /** Its last_edited_time, which plays a sitemap's lastmod; null when not read this time. */
   lastEdited: string | null
-  /** The page or database it was found under (null: the root page itself). */
+  /** The page it was found under (null: the root itself, or a row of the root database). */
   parentId: string | null
+  /** The database it is a row of. */
+  databaseId: string | null
 }
 
 /** What discovery knows of the pages stored last time, by page id. */
 export interface KnownPage {
   parentId: string | null
+  databaseId: string | null
   /** The last_edited_time of the content it holds, when synched. */
   heldEdit: string | null
 }
@@ -29,15 +32,22 @@ export interface NotionRoot {
 const CONTAINERS = ['column_list', 'column', 'toggle', 'synced_block']
 const MAX_DEPTH = 10
 
-const fromPage = (page: NotionPage, parentId: string | null): FoundPage => ({ id: bareId(page.id), title: pageTitle(page), lastEdited: page.last_edited_time, parentId })
+const fromPage = (page: NotionPage, parentId: string | null, databaseId: string | null = null): FoundPage => ({
+  id: bareId(page.id),
+  title: pageTitle(page),
+  lastEdited: page.last_edited_time,
+  parentId,
+  databaseId,
+})
 
 /**
  * The pages under a root: a database's rows (its query, paged); a page, its child pages and databases' rows, walking
  * child blocks. A known page not edited since it was synched is not walked again: the pages found under it last time
- * are read one by one (a page request each, no block requests), so an unchanged tree costs little.
+ * are read one by one (a page request each, no block requests) and its databases queried, so an unchanged tree costs
+ * little. A child database's rows are pages of it; a database's own sub-pages are not followed.
  */
 export async function discoverNotionPages(call: NotionCall, root: NotionRoot, known: Map<string, KnownPage>, limit: number): Promise<FoundPage[]> {
-  if (root.rootType === 'database') return (await databasePages(call, root.rootId)).slice(0, limit).map(p => fromPage(p, bareId(root.rootId)))
+  if (root.rootType === 'database') return (await databasePages(call, root.rootId)).slice(0, limit).map(p => fromPage(p, null, bareId(root.rootId)))
   const found = new Map<string, FoundPage>()
   const add = (page: FoundPage) => found.size < limit && !found.has(page.id) && found.set(page.id, page)
   const unchanged = (page: FoundPage) => page.lastEdited !== null && known.get(page.id)?.heldEdit === page.lastEdited
@@ -48,22 +58,33 @@ export async function discoverNotionPages(call: NotionCall, root: NotionRoot, kn
     for (const block of await childEntries(call, page.id)) {
       if (block.type === 'child_page') {
         const title = String((block.child_page as { title?: string })?.title ?? '')
-        await visit({ id: bareId(block.id), title, lastEdited: block.last_edited_time ?? null, parentId: page.id }, depth + 1)
+        await visit({ id: bareId(block.id), title, lastEdited: block.last_edited_time ?? null, parentId: page.id, databaseId: null }, depth + 1)
       } else if (block.type === 'child_database') {
-        for (const row of await databasePages(call, block.id)) add(fromPage(row, page.id))
+        await rowsOf(bareId(block.id), page.id)
       }
     }
   }
-  // the pages found under an unchanged page last time: each read again (it may have been edited or removed itself)
+  const rowsOf = async (databaseId: string, parentId: string) => {
+    for (const row of (await unlessGone(databasePages(call, databaseId))) ?? []) add(fromPage(row, parentId, databaseId))
+  }
+  // what was found under an unchanged page last time: its databases queried again (rows come and go without editing
+  // the page), its child pages read again one by one (each may have been edited or removed itself)
   const carryOver = async (parentId: string, depth: number): Promise<void> => {
-    for (const [id, page] of known) {
-      if (page.parentId !== parentId || found.has(id)) continue
-      const current = await getPage(call, id).catch(error => (error instanceof NotionRefused && error.status === 404 ? null : Promise.reject(error)))
+    const under = [...known].filter(([, page]) => page.parentId === parentId)
+    for (const databaseId of new Set(under.flatMap(([, page]) => page.databaseId ?? []))) await rowsOf(databaseId, parentId)
+    for (const [id, page] of under) {
+      if (page.databaseId || found.has(id)) continue
+      const current = await unlessGone(getPage(call, id))
       if (current && !current.archived && !current.in_trash) await visit(fromPage(current, parentId), depth + 1)
     }
   }
   await visit(fromPage(await getPage(call, root.rootId), null), 0)
   return [...found.values()]
+}
+
+/** What a call answers, or null when what it asks for is not there (any more): deleted, or no longer shared. */
+function unlessGone<T>(answer: Promise<T>): Promise<T | null> {
+  return answer.catch(error => (error instanceof NotionRefused && error.status === 404 ? null : Promise.reject(error)))
 }
 
 /** A page's child pages and databases, looked for inside columns, toggles and synced blocks too. */
@@ -78,5 +99,5 @@ async function childEntries(call: NotionCall, id: string, depth = 0): Promise<No
 
 /** The stored config of a page a notion datasource found. */
 export function notionPageConfig(connectionId: string, page: FoundPage) {
-  return { connectionId, pageId: page.id, parentId: page.parentId, url: pageUrl(page.id) }
+  return { connectionId, pageId: page.id, parentId: page.parentId, ...(page.databaseId ? { databaseId: page.databaseId } : {}), url: pageUrl(page.id) }
 }

@@ -9,6 +9,11 @@ import { discoverNotionPages, notionPageConfig, type KnownPage, type NotionRoot 
 
 const heldEdit = (c: KnownChild) => (c.status === 'synched' ? c.httpEtag : null)
 
+function knownPage(c: KnownChild): KnownPage {
+  const config = asObject(c.config)
+  return { parentId: configText(config, 'parentId') ?? null, databaseId: configText(config, 'databaseId') ?? null, heldEdit: heldEdit(c) }
+}
+
 /**
  * Finds the pages under the root (discover.ts) and makes the `notion_page` children match them, as a web site does
  * its pages: a page whose last_edited_time is the one of the content it holds is left alone (no request at all);
@@ -23,9 +28,7 @@ export async function syncNotion(group: Datasource, ctx: JobContext): Promise<Da
   }
   const call = await notionCallFor(group.organizationId, connectionId, ctx.signal)
   const children = await knownChildren(group.id)
-  const known = new Map<string, KnownPage>(
-    children.map(c => [configText(asObject(c.config), 'pageId') ?? '', { parentId: configText(asObject(c.config), 'parentId') ?? null, heldEdit: heldEdit(c) }]),
-  )
+  const known = new Map<string, KnownPage>(children.map(c => [configText(asObject(c.config), 'pageId') ?? '', knownPage(c)]))
   const limit = await pageLimitOf(group.organizationId, settings().LIMIT_WEBSITE_PAGES)
   // a refused root (not shared, a revoked token) is a permanent error saying what to do (api.ts)
   const pages = await discoverNotionPages(call, root as NotionRoot, known, limit)
