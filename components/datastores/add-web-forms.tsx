@@ -33,7 +33,7 @@ function httpUrlProblem(value: string): string | null {
  * Adding one piece of content: `send` runs once the form's own check (`submit(problem)`) finds no problem; on
  * success the datasources table is refreshed, a toast says `what` was added, and `reset` empties the form.
  */
-function useAddContent(datastoreId: string, what: string, send: () => Promise<unknown>, reset: () => void) {
+export function useAddContent(datastoreId: string, what: string, send: () => Promise<unknown>, reset: () => void) {
   const [problem, setProblem] = React.useState<string | null>(null)
   const queryClient = useQueryClient()
   const create = useMutation({
@@ -52,7 +52,7 @@ function useAddContent(datastoreId: string, what: string, send: () => Promise<un
 }
 
 /** The shell of an add form: its fields, the server's refusal (`errorId`), and the submit button. */
-function AddForm({
+export function AddForm({
   onSubmit,
   create,
   errorId,

@@ -76,7 +76,8 @@ function refusal(status: number, what: string): IngestError {
 /** One call to Notion's API answering JSON; `what` names the object in errors ("the page 1a2b…"). */
 export async function notionRequest<T>(call: NotionCall, method: 'GET' | 'POST', path: string, what: string, body?: unknown): Promise<T> {
   const env = config()
-  const url = new URL(path, env.NOTION_API_URL)
+  // the base may have a path of its own (a proxy's prefix): appended to, not replaced
+  const url = new URL(env.NOTION_API_URL.replace(/\/+$/, '') + path)
   const payload = body === undefined ? undefined : JSON.stringify(body)
   for (let attempt = 1; ; attempt++) {
     await takeSlot(call.limiterKey, call.signal)
