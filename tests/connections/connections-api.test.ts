@@ -7,7 +7,7 @@ import { decryptSecret } from '@/lib/crypto/secrets'
 import { getPrisma } from '@/lib/db/client'
 import { startFakeNotion, type FakeNotion } from '../helpers/fake-notion'
 import { call, expectErrorBody } from '../helpers/http'
-import { addNotion, connect } from '../helpers/notion-workspace'
+import { addNotion, connect } from '../helpers/notion-api'
 import { createTenant } from '../helpers/tenants'
 import { createStore } from '../fixtures/ingest'
 

@@ -1,10 +1,7 @@
 // A Notion workspace of a support team, on the fake Notion: a help-center page with two child pages and an FAQ
-// database of three rows (more than one page of a query), and the calls that add it to a datastore.
-import { expect } from 'vitest'
-import * as connectionsRoute from '@/app/api/connections/route'
-import * as datasourcesRoute from '@/app/api/datasources/route'
+// database of three rows (more than one page of a query).
+// (No import of the service: the e2e tests build it too.)
 import type { FakeBlock, FakeNotion } from './fake-notion'
-import { call } from './http'
 import { property, richText } from './notion-shapes'
 
 export const text = (type: string, content: string, extra: Record<string, unknown> = {}): FakeBlock => ({ type, body: { rich_text: richText(content), color: 'default', ...extra } })
@@ -42,16 +39,4 @@ export function buildWorkspace(notion: FakeNotion) {
     row('Is the lid dishwasher safe?', 'Care', 'The lid is dishwasher safe; the base is not.'),
   ]
   return { root, warranty, descaling, faq, rows }
-}
-
-/** A Notion connection made through the API, answered as the API answers it. */
-export async function connect(headers: Record<string, string>, token: string) {
-  const res = await call(connectionsRoute.POST, '/api/connections', { method: 'POST', headers, body: { name: 'Support docs', token } })
-  expect(res.status, res.text).toBe(201)
-  return res.json as { id: string; secretPrefix: string }
-}
-
-/** A notion datasource made through the API. */
-export async function addNotion(headers: Record<string, string>, datastoreId: string, config: { connectionId: string; rootId: string; rootType: 'page' | 'database' }) {
-  return call(datasourcesRoute.POST, '/api/datasources', { method: 'POST', headers, body: { datastoreId, type: 'notion', config } })
 }

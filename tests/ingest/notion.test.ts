@@ -9,7 +9,8 @@ import { drainQueue } from '@/lib/ingest/worker'
 import { useFakeModel } from '../helpers/fake-model'
 import { startFakeNotion, type FakeNotion } from '../helpers/fake-notion'
 import { call } from '../helpers/http'
-import { addNotion, buildWorkspace, connect, text } from '../helpers/notion-workspace'
+import { addNotion, connect } from '../helpers/notion-api'
+import { buildWorkspace, text } from '../helpers/notion-workspace'
 import { chunksOf, createStore, fullTextHits, reload } from '../fixtures/ingest'
 
 useFakeModel()
