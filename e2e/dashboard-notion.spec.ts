@@ -1,15 +1,15 @@
 import { expect, test } from '@playwright/test'
 import { startFakeNotion } from '../tests/helpers/fake-notion'
 import { buildWorkspace } from '../tests/helpers/notion-workspace'
-import { FAKE_MODEL_PORT } from '../playwright.config'
 import { ADMIN, signIn } from './support/auth'
+import { FAKE_MODEL } from './support/dashboard'
 
 // README "Notion": an admin connects a Notion integration on the Connections page (its token never shown again),
 // adds a Notion page to a datastore by pasting its address, and its pages become searchable content.
 test('an admin connects Notion, adds a page by its address, and its sub-pages and database rows are synched', async ({ page, request }) => {
   const notion = await startFakeNotion()
   const ws = buildWorkspace(notion)
-  await request.post(`http://127.0.0.1:${FAKE_MODEL_PORT}/__notion`, { data: { url: notion.url } })
+  await request.post(`${FAKE_MODEL}/__notion`, { data: { url: notion.url } })
   try {
     await signIn(page)
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Connections' }).click()
@@ -29,6 +29,7 @@ test('an admin connects Notion, adds a page by its address, and its sub-pages an
     const store = await (await request.post('/api/datastores', { headers: auth, data: { name: `notion ${Date.now()}` } })).json()
     await page.goto(`/datastores/${store.id}`)
     await page.getByRole('tab', { name: 'Notion' }).click()
+    await expect(page.getByLabel('Connection')).toHaveValue(/\w+/)
     await page.getByLabel('Page or database address').fill('https://www.notion.so/acme/not-a-page')
     await page.getByRole('button', { name: 'Add from Notion' }).click()
     await expect(page.getByText(/Paste the address of a Notion page or database/)).toBeVisible()
@@ -44,7 +45,7 @@ test('an admin connects Notion, adds a page by its address, and its sub-pages an
     const fragments = await (await request.post(`/api/datastores/${store.id}/query`, { headers: auth, data: { query: 'white vinegar descale', topK: 1 } })).json()
     expect(fragments[0]).toMatchObject({ text: expect.stringContaining('white vinegar'), source: expect.stringContaining('https://www.notion.so/') })
   } finally {
-    await request.post(`http://127.0.0.1:${FAKE_MODEL_PORT}/__notion`, { data: {} })
+    await request.post(`${FAKE_MODEL}/__notion`, { data: {} })
     await notion.close()
   }
 })

@@ -30,7 +30,8 @@ export function NotionForm({ datastoreId }: { datastoreId: string }) {
     setAddress('')
     setName('')
   })
-  if (connections.data?.length === 0) {
+  if (!connections.data) return <p className="text-sm text-muted-foreground">{connections.isError ? 'The connections could not be loaded.' : 'Loading connections…'}</p>
+  if (connections.data.length === 0) {
     return (
       <p className="text-sm text-muted-foreground">
         No Notion connection yet: <Link href="/connections" className="font-medium text-foreground underline underline-offset-4">connect Notion</Link> first,
