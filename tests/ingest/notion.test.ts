@@ -58,7 +58,8 @@ const blockRequestsFor = (id: string) => notion.requests.filter(r => r.path.repl
 describe('a Notion page and its children', () => {
   test('a page tree with a database is synched: each page a child, its blocks as text, a row’s properties first', async () => {
     const { ws, store, group } = await synchedWorkspace()
-    expect((await reload(group.id)).status).toBe('synched')
+    // named by its root page's title, as it was created without a name
+    expect(await reload(group.id)).toMatchObject({ status: 'synched', name: 'Help center' })
     const pages = await pagesOf(group.id)
     expect(new Set(pages.keys())).toEqual(new Set([ws.root, ws.warranty, ws.descaling, ...ws.rows]))
     expect([...pages.values()].every(p => p.type === 'notion_page' && p.status === 'synched')).toBe(true)

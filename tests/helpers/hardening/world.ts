@@ -44,6 +44,8 @@ async function worldNotion(): Promise<FakeNotion> {
   })
   const fake = await notion
   process.env.NOTION_API_URL = fake.url.replace('127.0.0.1', 'localhost')
+  // the suites send many valid connections: not spaced as Notion's rate asks
+  process.env.NOTION_REQUESTS_PER_SECOND = '100'
   trustHostsForTests(['localhost'])
   return fake
 }

@@ -101,3 +101,8 @@ async function childEntries(call: NotionCall, id: string, depth = 0): Promise<No
 export function notionPageConfig(connectionId: string, page: FoundPage) {
   return { connectionId, pageId: page.id, parentId: page.parentId, ...(page.databaseId ? { databaseId: page.databaseId } : {}), url: pageUrl(page.id) }
 }
+
+/** The name of a notion datasource created without one, until its root page's title is known. */
+export function notionDefaultName(root: { rootType: string; rootId: string }): string {
+  return `Notion ${root.rootType} ${root.rootId}`
+}

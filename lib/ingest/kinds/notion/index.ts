@@ -4,6 +4,7 @@ import { configText, documentSource, type DocumentKind, type GroupKind } from '.
 import { extractNotionPage } from './page'
 import { syncNotion } from './sync'
 import { hasNotionConnection } from './connection'
+import { notionDefaultName } from './discover'
 import { bareId, pageUrl } from './objects'
 
 // Notion (README "Notion"): a `notion` datasource is a page or a database shared with an organization's integration
@@ -28,7 +29,7 @@ export const notionKind: GroupKind<'notion'> = {
     json: {
       configSchema: NotionConfig,
       storedConfig: (config: NotionConfig) => ({ connectionId: config.connectionId, rootId: config.rootId, rootType: config.rootType }),
-      defaultName: (config: NotionConfig) => `Notion ${config.rootType} ${config.rootId}`,
+      defaultName: notionDefaultName,
       missing: async (organizationId, config: NotionConfig) => ((await hasNotionConnection(organizationId, config.connectionId)) ? null : 'Notion connection'),
     },
   },

@@ -1,17 +1,26 @@
 import { config as settings } from '@/lib/config'
+import { getPrisma } from '@/lib/db/client'
 import type { DatasourceStatus } from '@/lib/domain/datasources'
 import type { Datasource } from '@/lib/generated/prisma/client'
 import { permanentError } from '../../errors'
 import { knownChildren, matchChildren, pageLimitOf, type KnownChild } from '../group-children'
 import { asObject, configText, type JobContext } from '../kind'
 import { notionCallFor } from './connection'
-import { discoverNotionPages, notionPageConfig, type KnownPage, type NotionRoot } from './discover'
+import { discoverNotionPages, notionDefaultName, notionPageConfig, type KnownPage, type NotionRoot } from './discover'
 
 const heldEdit = (c: KnownChild) => (c.status === 'synched' ? c.httpEtag : null)
 
 function knownPage(c: KnownChild): KnownPage {
   const config = asObject(c.config)
   return { parentId: configText(config, 'parentId') ?? null, databaseId: configText(config, 'databaseId') ?? null, heldEdit: heldEdit(c) }
+}
+
+/** A group still named by default ("Notion page <id>") takes its root page's title, as a site's page takes its own. */
+async function nameAfterRoot(group: Datasource, title: string): Promise<void> {
+  const config = asObject(group.config)
+  if (!title || group.name !== notionDefaultName({ rootType: configText(config, 'rootType') ?? '', rootId: configText(config, 'rootId') ?? '' })) return
+  const prisma = await getPrisma()
+  await prisma.datasource.update({ where: { id: group.id }, data: { name: title.slice(0, 200) } })
 }
 
 /**
@@ -33,6 +42,7 @@ export async function syncNotion(group: Datasource, ctx: JobContext): Promise<Da
   // a refused root (not shared, a revoked token) is a permanent error saying what to do (api.ts)
   const pages = await discoverNotionPages(call, root as NotionRoot, known, limit)
   if (pages.length === 0) throw permanentError(`The Notion ${root.rootType} has no pages shared with the integration`)
+  await nameAfterRoot(group, pages[0].parentId === null ? pages[0].title : '')
   const found = pages.map(page => ({
     key: page.id,
     name: page.title || 'Untitled',
