@@ -31,6 +31,10 @@ const ConfigSchema = z.object({
   LIMIT_AGENT_QUERIES: positiveInt.default(10_000),
   LIMIT_PUBLIC_QUERIES_PER_MINUTE: positiveInt.default(20),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  // a monitor's token: GET /api/metrics (lib/metrics, 404 while unset) and GET /api/health?deep=1's details
+  METRICS_TOKEN: z.string().min(16).optional(),
+  // the audit log (lib/audit): entries older than this are removed by the worker
+  AUDIT_RETENTION_DAYS: positiveInt.default(365),
   // ingestion (lib/ingest): job leases and retries, the web fetcher's bounds
   WORKER_LEASE_SECONDS: positiveInt.default(300),
   WORKER_MAX_ATTEMPTS: positiveInt.default(3),
@@ -74,6 +78,9 @@ const ConfigSchema = z.object({
   NOTION_REQUESTS_PER_SECOND: z.coerce.number().positive().max(100).default(3),
   CORS_ORIGINS: z.string().default(''),
   PUBLIC_CONVERSATION_READ: flag.default(true),
+  // issue 22: the furthest a visitor signature's expiry may lie ahead; a signature valid for longer is refused, so a
+  // leaked one cannot serve for years
+  VISITOR_TOKEN_MAX_DAYS: positiveInt.default(30),
 })
 
 export type Config = z.infer<typeof ConfigSchema>

@@ -10,6 +10,8 @@ import * as agentsIdVisitorSecret from './agents/[id]/visitor-secret/route'
 import * as agents from './agents/route'
 import * as apiKeysId from './api-keys/[id]/route'
 import * as apiKeys from './api-keys/route'
+import * as auditLogExport from './audit-log/export/route'
+import * as auditLog from './audit-log/route'
 import * as connectionsId from './connections/[id]/route'
 import * as connections from './connections/route'
 import * as conversationsIdMessagesMessageIdFeedback from './conversations/[id]/messages/[messageId]/feedback/route'
@@ -35,6 +37,7 @@ import * as gapsAnswer from './gaps/answer/route'
 import * as gapsDismiss from './gaps/dismiss/route'
 import * as gaps from './gaps/route'
 import * as health from './health/route'
+import * as metrics from './metrics/route'
 import * as queryDatastoreId from './query/[datastoreId]/route'
 import * as usageDaily from './usage/daily/route'
 import * as usage from './usage/route'
@@ -52,6 +55,8 @@ export const ROUTE_MODULES = [
   agents,
   apiKeysId,
   apiKeys,
+  auditLogExport,
+  auditLog,
   connectionsId,
   connections,
   conversationsIdMessagesMessageIdFeedback,
@@ -77,6 +82,7 @@ export const ROUTE_MODULES = [
   gapsDismiss,
   gaps,
   health,
+  metrics,
   queryDatastoreId,
   usageDaily,
   usage,

@@ -1,5 +1,6 @@
 'use client'
 
+import { DEFAULT_MIN_SCORE } from '@/lib/domain/limits'
 import * as React from 'react'
 import { FormField, Optional } from '@/components/layout/form-field'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
@@ -73,7 +74,7 @@ export function RetrievalSettings({
           <Hint id="agent-minScore-hint">
             Fragments scoring below it are not given to the model. When none is left, the agent says it does not know, and the
             answer is listed as having no sources. Try your questions in a datastore’s search tester to see their scores.
-            Empty: no floor.
+            Empty: the default floor ({DEFAULT_MIN_SCORE}); 0: no floor.
           </Hint>
           <FieldError id="agent-minScore-error" message={errors.minScore} />
         </FormField>

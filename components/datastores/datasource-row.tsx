@@ -78,7 +78,8 @@ function NameCell({ ds, siteName, open, onOpenChange }: { ds: Datasource; siteNa
       <div className="min-w-0">
         <Link
           href={`/datastores/${ds.datastoreId}/datasources/${ds.id}`}
-          className="font-medium [overflow-wrap:anywhere] underline-offset-4 hover:underline"
+          // at least 24 px tall: WCAG 2.2's target size (the name alone was an 18 px target)
+          className="inline-block min-h-6 py-0.5 font-medium [overflow-wrap:anywhere] underline-offset-4 hover:underline"
           data-testid="datasource-name"
         >
           {ds.name}
@@ -86,7 +87,7 @@ function NameCell({ ds, siteName, open, onOpenChange }: { ds: Datasource; siteNa
         {source && source !== ds.name && (
           <div className="line-clamp-2 text-xs [overflow-wrap:anywhere] text-muted-foreground" title={source}>
             {isHttp(source) ? (
-              <a href={source} target="_blank" rel="noopener noreferrer" className="underline-offset-4 hover:underline">
+              <a href={source} target="_blank" rel="noopener noreferrer" className="inline-block min-h-6 py-1 underline-offset-4 hover:underline">
                 {source}
               </a>
             ) : (

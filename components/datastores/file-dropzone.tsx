@@ -111,9 +111,8 @@ export function FileDropzone({ datastoreId }: { datastoreId: string }) {
       <div
         {...getRootProps({
           role: 'button',
-          // the name is the visible text (WCAG 2.5.3), the accepted types its description
-          'aria-label': prompt,
-          'aria-describedby': 'dropzone-accepted',
+          // no aria-label: the name is the zone's whole visible text (the prompt, the accepted types and the size
+          // limit), as WCAG 2.5.3 asks (a label of the prompt alone left the rest of what it shows out of its name)
         })}
         data-testid="dropzone"
         className={cn(
@@ -127,7 +126,7 @@ export function FileDropzone({ datastoreId }: { datastoreId: string }) {
           <Upload className="size-5 text-muted-foreground" aria-hidden />
         </span>
         <p className="text-sm font-medium">{prompt}</p>
-        <p id="dropzone-accepted" className="max-w-md text-xs text-muted-foreground">
+        <p className="max-w-md text-xs text-muted-foreground">
           {ACCEPTED_LABEL}. Up to {maxFileMb} MB each; many at once.
         </p>
         {/* the whole zone is the button (Enter or Space opens the file chooser); this only looks like one */}

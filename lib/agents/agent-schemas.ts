@@ -15,6 +15,8 @@ const Prompt = z.string().max(PROMPT_MAX)
 const Temperature = z.number().min(0).max(1)
 const PromptType = z.enum(PROMPT_TYPES)
 const Visibility = z.enum(AGENT_VISIBILITIES)
+// a cap well above any answer a chat needs, and within what current models accept
+const MaxTokens = z.number().int().positive().max(32_768)
 
 /** A model name of the spec, or Chaindesk's `gpt_*` spelling of it (answered as the spec's name). */
 function modelName<const T extends readonly AgentModelName[]>(names: T) {
@@ -38,6 +40,8 @@ export const AgentCreateBody = z.object({
   description: z.string().max(2_000).optional(),
   modelName: modelName(AGENT_MODEL_NAMES).optional(),
   temperature: Temperature.optional(),
+  // issue 22: the answer's length limit, which also caps what a public visitor may ask for
+  maxTokens: MaxTokens.nullable().optional(),
   visibility: Visibility.optional(),
   systemPrompt: Prompt.nullable().optional(),
   userPrompt: Prompt.nullable().optional(),
@@ -90,8 +94,8 @@ export const AgentQueryBody = z.object({
   temperature: nullable(Temperature),
   streaming: nullable(z.boolean()),
   modelName: nullable(modelName(QUERY_MODEL_NAMES)),
-  // a cap well above any answer a chat needs, and within what current models accept
-  maxTokens: nullable(z.number().int().positive().max(32_768)),
+  // issue 22: a public (key-less) query keeps only maxTokens of these overrides, capped by the agent's (query-overrides.ts)
+  maxTokens: nullable(MaxTokens),
   presencePenalty: nullable(z.number().min(-2).max(2)),
   frequencyPenalty: nullable(z.number().min(-2).max(2)),
   topP: nullable(z.number().min(0).max(1)),

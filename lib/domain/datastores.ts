@@ -22,6 +22,7 @@ export const DatastoreResource = z
     refreshInterval: RefreshIntervalValue.describe('The refresh interval of its web sources that set none'),
     language: z.enum(SEARCH_LANGUAGES).describe('Text search language of its chunks and of the questions asked of it'),
     nbDatasources: z.number().int().describe('Every datasource of the datastore, pages of a web site included'),
+    nbSitePages: z.number().int().describe('How many of them are pages of a web site (listed under their site, not beside it)'),
     nbChunks: z.number().int(),
     createdAt: time,
     updatedAt: time,

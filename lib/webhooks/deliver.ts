@@ -1,3 +1,4 @@
+import { metrics } from '@/lib/metrics/registry'
 import { config } from '@/lib/config'
 import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER } from '@/lib/domain/webhooks'
 import { logger } from '@/lib/logger'
@@ -26,6 +27,7 @@ export async function deliverDueWebhooks(send: WebhookSender, workerId: string, 
         if (options.signal?.aborted) return
         open.delete(delivery.id)
         const ending = await settleDelivery(delivery, workerId, result)
+        metrics().webhookDeliveries.inc({ outcome: result.ok ? 'delivered' : 'failed_attempt' })
         logger.info('webhook delivery attempted', { deliveryId: delivery.id, event: delivery.event, attempt: delivery.attempts, status: result.status, ending })
       }),
     )

@@ -19,6 +19,89 @@ import { drainQueue } from '@/lib/ingest/worker'
 import { ensureVectorIndex, vectorIndexName } from '@/lib/db/vector-index'
 import { Corpus, DIMENSIONS, envInt, machine, openBenchEnvironment, round, serveRoutes } from './datastore-support'
 
+type Env = Awaited<ReturnType<typeof openBenchEnvironment>>
+type Counts = { synched: number; failed: number; chunks: number; tokens: number; embedded: number }
+type Timed = { started: number; upserted: number; synched: number; cpu: NodeJS.CpuUsage; jobs: number }
+
+async function createBenchDatastore(env: Env): Promise<{ id: string }> {
+  const { prisma, sql } = env.db
+  const store = await prisma.datastore.create({ data: { organizationId: env.organizationId, name: 'bench ingest' } })
+  if (process.env.BENCH_WITHOUT_VECTOR_INDEX === '1') {
+    // diagnosis: the same run without maintaining the HNSW index, to show its share of the time (ensured first, so
+    // that the worker's own ensureVectorIndex at start, remembered per process, does not build it again)
+    await ensureVectorIndex(sql, DIMENSIONS)
+    await sql.exec(`DROP INDEX IF EXISTS "${vectorIndexName(DIMENSIONS)}"`)
+    console.log('(without the HNSW index)')
+  }
+  return store
+}
+
+function syntheticDocuments(docs: number, words: number) {
+  const corpus = new Corpus({ seed: 7 })
+  const documents = Array.from({ length: docs }, (_, i) => ({
+    text: corpus.text(i % corpus.topics.length, words),
+    name: `Document ${i}`,
+    metadata: { source: `https://bench.example/${i}`, custom_id: `tenant-${i % 10}` },
+  }))
+  return { documents, bytes: documents.reduce((n, d) => n + Buffer.byteLength(d.text), 0) }
+}
+
+/** The clock and this process's CPU from the first upsert (or upload) to the last datasource synched. */
+async function timeIngest(serverUrl: string, storeId: string, apiKey: string, documents: unknown[], files: Uint8Array[] | null, batch: number, concurrency: number): Promise<Timed> {
+  const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }
+  const started = performance.now()
+  const cpuStart = process.cpuUsage()
+  if (files) await uploadFiles(`${serverUrl}/api/external/datastores/file-upload/${storeId}`, apiKey, files)
+  for (let i = 0; !files && i < documents.length; i += batch) {
+    const res = await fetch(`${serverUrl}/api/datastores/upsert/${storeId}`, {
+      method: 'POST', headers, body: JSON.stringify({ documents: documents.slice(i, i + batch) }),
+    })
+    if (res.status !== 200) throw new Error(`upsert failed: ${res.status} ${await res.text()}`)
+    await res.arrayBuffer()
+  }
+  const upserted = performance.now()
+  const jobs = await drainQueue({ concurrency })
+  const synched = performance.now()
+  return { started, upserted, synched, cpu: process.cpuUsage(cpuStart), jobs }
+}
+
+async function countSynched(sql: Env['db']['sql'], storeId: string, docs: number): Promise<Counts> {
+  const [counts] = await sql.query<Counts>(
+    `SELECT count(*) FILTER (WHERE status = 'synched')::int AS synched, count(*) FILTER (WHERE status <> 'synched')::int AS failed,
+            COALESCE(sum("nbChunks"), 0)::int AS chunks, COALESCE(sum("nbTokens"), 0)::int AS tokens,
+            (SELECT count(*)::int FROM "Chunk" WHERE "datastoreId" = $1 AND embedding IS NOT NULL) AS embedded
+     FROM "Datasource" WHERE "datastoreId" = $1`,
+    [storeId],
+  )
+  if (counts.synched !== docs) throw new Error(`${counts.failed} of ${docs} datasources did not reach synched`)
+  return counts
+}
+
+function resultRow(docs: number, bytes: number, counts: Counts, t: Timed, concurrency: number, load: number) {
+  const total = (t.synched - t.started) / 1000
+  return {
+    documents: docs,
+    chunks: counts.chunks,
+    embedded_chunks: counts.embedded,
+    tokens: counts.tokens,
+    megabytes: round(bytes / 1e6, 2),
+    concurrency,
+    jobs: t.jobs,
+    upsert_s: round((t.upserted - t.started) / 1000, 2),
+    sync_s: round((t.synched - t.upserted) / 1000, 2),
+    total_s: round(total, 2),
+    documents_per_s: round(docs / total),
+    chunks_per_s: round(counts.chunks / total),
+    mb_per_s: round(bytes / 1e6 / total, 2),
+    // this process (the HTTP service, the worker, the embedded database), not the embeddings server's
+    cpu_ms_per_chunk: round((t.cpu.user + t.cpu.system) / 1000 / counts.chunks, 2),
+    user_ms_per_chunk: round(t.cpu.user / 1000 / counts.chunks, 2),
+    system_ms_per_chunk: round(t.cpu.system / 1000 / counts.chunks, 2),
+    embeddings: process.env.OPENAI_API_KEY ? DIMENSIONS : 0,
+    load_at_start: load,
+  }
+}
+
 export async function run(argv: string[] = []): Promise<void> {
   if (argv.includes('--compare')) {
     const { compareThroughput } = await import('./ingest-throughput-compare')
@@ -37,70 +120,12 @@ export async function run(argv: string[] = []): Promise<void> {
     [/^\/api\/external\/datastores\/file-upload\/([^/]+)$/, ['datastoreId'], fileUpload.POST as never],
   ])
   try {
-    const { prisma, sql } = env.db
-    const store = await prisma.datastore.create({ data: { organizationId: env.organizationId, name: 'bench ingest' } })
-    if (process.env.BENCH_WITHOUT_VECTOR_INDEX === '1') {
-      // diagnosis: the same run without maintaining the HNSW index, to show its share of the time (ensured first, so
-      // that the worker's own ensureVectorIndex at start, remembered per process, does not build it again)
-      await ensureVectorIndex(sql, DIMENSIONS)
-      await sql.exec(`DROP INDEX IF EXISTS "${vectorIndexName(DIMENSIONS)}"`)
-      console.log('(without the HNSW index)')
-    }
-    const corpus = new Corpus({ seed: 7 })
-    const documents = Array.from({ length: docs }, (_, i) => ({
-      text: corpus.text(i % corpus.topics.length, words),
-      name: `Document ${i}`,
-      metadata: { source: `https://bench.example/${i}`, custom_id: `tenant-${i % 10}` },
-    }))
-    const bytes = documents.reduce((n, d) => n + Buffer.byteLength(d.text), 0)
-    const headers = { authorization: `Bearer ${env.apiKey}`, 'content-type': 'application/json' }
+    const store = await createBenchDatastore(env)
+    const { documents, bytes } = syntheticDocuments(docs, words)
     const files = pdf ? await Promise.all(documents.map(d => textPdf(d.text))) : []
-
-    const started = performance.now()
-    const cpuStart = process.cpuUsage()
-    if (pdf) await uploadFiles(`${server.url}/api/external/datastores/file-upload/${store.id}`, env.apiKey, files)
-    for (let i = 0; !pdf && i < documents.length; i += batch) {
-      const res = await fetch(`${server.url}/api/datastores/upsert/${store.id}`, {
-        method: 'POST', headers, body: JSON.stringify({ documents: documents.slice(i, i + batch) }),
-      })
-      if (res.status !== 200) throw new Error(`upsert failed: ${res.status} ${await res.text()}`)
-      await res.arrayBuffer()
-    }
-    const upserted = performance.now()
-    const jobs = await drainQueue({ concurrency })
-    const synched = performance.now()
-    const cpu = process.cpuUsage(cpuStart)
-
-    const [counts] = await sql.query<{ synched: number; failed: number; chunks: number; tokens: number; embedded: number }>(
-      `SELECT count(*) FILTER (WHERE status = 'synched')::int AS synched, count(*) FILTER (WHERE status <> 'synched')::int AS failed,
-              COALESCE(sum("nbChunks"), 0)::int AS chunks, COALESCE(sum("nbTokens"), 0)::int AS tokens,
-              (SELECT count(*)::int FROM "Chunk" WHERE "datastoreId" = $1 AND embedding IS NOT NULL) AS embedded
-       FROM "Datasource" WHERE "datastoreId" = $1`,
-      [store.id],
-    )
-    if (counts.synched !== docs) throw new Error(`${counts.failed} of ${docs} datasources did not reach synched`)
-    const total = (synched - started) / 1000
-    const row = {
-      documents: docs,
-      chunks: counts.chunks,
-      embedded_chunks: counts.embedded,
-      tokens: counts.tokens,
-      megabytes: round(bytes / 1e6, 2),
-      concurrency,
-      jobs,
-      upsert_s: round((upserted - started) / 1000, 2),
-      sync_s: round((synched - upserted) / 1000, 2),
-      total_s: round(total, 2),
-      documents_per_s: round(docs / total),
-      chunks_per_s: round(counts.chunks / total),
-      mb_per_s: round(bytes / 1e6 / total, 2),
-      // this process (the HTTP service, the worker, the embedded database), not the embeddings server's
-      cpu_ms_per_chunk: round((cpu.user + cpu.system) / 1000 / counts.chunks, 2),
-      user_ms_per_chunk: round(cpu.user / 1000 / counts.chunks, 2),
-      system_ms_per_chunk: round(cpu.system / 1000 / counts.chunks, 2),
-      embeddings: process.env.OPENAI_API_KEY ? DIMENSIONS : 0,
-      load_at_start: load,
-    }
+    const timed = await timeIngest(server.url, store.id, env.apiKey, documents, pdf ? files : null, batch, concurrency)
+    const counts = await countSynched(env.db.sql, store.id, docs)
+    const row = resultRow(docs, bytes, counts, timed, concurrency, load)
     if (pdf) console.log(`(text PDFs: ${files.length}, ${round(files.reduce((n, f) => n + f.byteLength, 0) / 1e6, 2)} MB of PDF)`)
     console.log(JSON.stringify(row))
     console.log(`\nmachine: ${machine()}`)

@@ -2,6 +2,7 @@ import type { z } from 'zod'
 import type { DatasourceStatus, DatasourceType } from '@/lib/domain/datasources'
 import type { Datasource } from '@/lib/generated/prisma/client'
 import type { Section } from '../sections'
+import type { HttpValidators } from '../web/fetcher'
 
 /** What a claimed job runs under. */
 export interface JobContext {
@@ -72,12 +73,8 @@ export interface GroupKind<T extends DatasourceType = DatasourceType> extends Ki
   syncGroup(job: Datasource, ctx: JobContext): Promise<DatasourceStatus | null>
 }
 
-export interface Validators {
-  etag: string | null
-  lastModified: string | null
-}
 
-export type Extracted = { sections: Section[]; title?: string; validators?: Validators } | { notModified: true; validators: Validators }
+export type Extracted = { sections: Section[]; title?: string; validators?: HttpValidators } | { notModified: true; validators: HttpValidators }
 
 export type DatasourceKind<T extends DatasourceType = DatasourceType> = DocumentKind<T> | GroupKind<T>
 

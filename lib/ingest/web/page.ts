@@ -1,6 +1,6 @@
 import { permanentError } from '../errors'
 import { decodeText } from '../loaders/decode'
-import { HTML_TYPES, safeFetch, TEXT_TYPES, type Validators } from './fetcher'
+import { HTML_TYPES, safeFetch, TEXT_TYPES, type HttpValidators } from './fetcher'
 import { readPage } from './render'
 
 export interface WebPage {
@@ -9,7 +9,7 @@ export interface WebPage {
   title: string | null
   text: string
   /** The answer's ETag and Last-Modified, for a conditional fetch next time. */
-  validators: Validators
+  validators: HttpValidators
 }
 
 /**
@@ -17,7 +17,7 @@ export interface WebPage {
  * scripts make its content: render/index.ts) or its text (plain). With the validators of the copy held, the request
  * is conditional: a 304 answers `notModified`, with nothing parsed.
  */
-export async function fetchWebPage(url: string, options: { signal?: AbortSignal; validators?: Validators } = {}): Promise<WebPage | { notModified: true; validators: Validators }> {
+export async function fetchWebPage(url: string, options: { signal?: AbortSignal; validators?: HttpValidators } = {}): Promise<WebPage | { notModified: true; validators: HttpValidators }> {
   const page = await safeFetch(url, { accept: [...HTML_TYPES, ...TEXT_TYPES], signal: options.signal, validators: options.validators })
   const validators = { etag: page.etag, lastModified: page.lastModified }
   if (page.notModified) return { notModified: true, validators }

@@ -64,9 +64,12 @@ async function vettedAddress(hostname: string, allowPrivate = false): Promise<{ 
   if (!allowPrivate && !privateAddressesAllowed(host)) {
     const refused = addresses.find(a => !isPublicAddress(a.address))
     if (refused) {
+      // the address DNS gave is not told (issue 22): an error a datasource or webhook shows would map the internal
+      // network one name at a time; an address the caller wrote itself is only repeated
+      const what = net.isIP(host) ? `${host} is` : `${host} resolves to`
       throw new RefusedUrl(
-        `${host} is at ${refused.address}, a private, loopback or link-local address: refused ` +
-          `(set CRAWLER_ALLOW_PRIVATE_HOSTS=1 to allow fetching from private networks)`,
+        `Not allowed: ${what} a private, loopback or link-local address, refused (set CRAWLER_ALLOW_PRIVATE_HOSTS=1, ` +
+          `or WEBHOOK_ALLOW_PRIVATE_HOSTS=1 for webhooks, to allow private networks)`,
       )
     }
   }
