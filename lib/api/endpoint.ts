@@ -122,7 +122,6 @@ export const TAG_OF_SEGMENT: Record<string, Tag> = {
   external: 'Datasources',
   webhooks: 'Webhooks',
   'api-keys': 'Account',
-  connections: 'Account',
   usage: 'Account',
 }
 

@@ -6,6 +6,7 @@ import { ConnectionCreateBody, ConnectionResource } from '@/lib/domain/connectio
 export const { GET, POST, PUT, PATCH, DELETE } = endpoints('/api/connections', {
   GET: endpoint({
     summary: "The organization's connections to other services (never their tokens)",
+    tag: 'Account',
     access: { scope: 'admin' },
     response: z.array(ConnectionResource),
     handler: ({ ctx }) => listConnections(ctx),
@@ -13,6 +14,7 @@ export const { GET, POST, PUT, PATCH, DELETE } = endpoints('/api/connections', {
   POST: endpoint({
     summary: 'Connect a Notion integration',
     description: 'The token is checked with Notion (GET /v1/users/me) before it is saved (400 when refused), stored encrypted and never returned.',
+    tag: 'Account',
     access: { scope: 'admin' },
     body: ConnectionCreateBody,
     response: ConnectionResource,

@@ -5,12 +5,14 @@ import { ConnectionPatchBody, ConnectionResource } from '@/lib/domain/connection
 export const { GET, POST, PUT, PATCH, DELETE } = endpoints('/api/connections/{id}', {
   GET: endpoint({
     summary: 'A connection',
+    tag: 'Account',
     access: { scope: 'admin' },
     response: ConnectionResource,
     handler: ({ ctx, params }) => getConnection(ctx, params.id),
   }),
   PATCH: endpoint({
     summary: 'Rename a connection, or give it a new token (checked with Notion)',
+    tag: 'Account',
     access: { scope: 'admin' },
     body: ConnectionPatchBody,
     response: ConnectionResource,
@@ -18,6 +20,7 @@ export const { GET, POST, PUT, PATCH, DELETE } = endpoints('/api/connections/{id
   }),
   DELETE: endpoint({
     summary: 'Delete a connection (its datasources fail at their next sync, saying why)',
+    tag: 'Account',
     access: { scope: 'admin' },
     response: ConnectionResource,
     handler: ({ ctx, params }) => deleteConnection(ctx, params.id),
