@@ -40,6 +40,10 @@ describe('a connection', () => {
     const listed = await call(connectionsRoute.GET, '/api/connections', { headers: tenant.headers })
     expect(listed.json).toEqual([created])
     expect(listed.text).not.toContain(notion.token)
+    // the audit log names the change and the connection, never the token
+    const audit = await (await getPrisma()).auditEntry.findMany({ where: { organizationId: tenant.ctx.organizationId, targetId: created.id } })
+    expect(audit.map(a => a.action)).toEqual(['connection.created'])
+    expect(JSON.stringify(audit)).not.toContain(notion.token)
   })
 
   test('a token Notion refuses is a 400 saying so, and nothing is saved', async () => {
