@@ -1,4 +1,4 @@
-import { Bot, ChartColumn, Database, Inbox, KeyRound, MessagesSquare, SearchX, Webhook, type LucideIcon } from 'lucide-react'
+import { Bot, Cable, ChartColumn, Database, Inbox, KeyRound, MessagesSquare, SearchX, Webhook, type LucideIcon } from 'lucide-react'
 
 export interface NavItem {
   href: string
@@ -14,5 +14,6 @@ export const NAV_ITEMS: NavItem[] = [
   { href: '/gaps', label: 'Knowledge gaps', icon: SearchX },
   { href: '/api-keys', label: 'API keys', icon: KeyRound },
   { href: '/webhooks', label: 'Webhooks', icon: Webhook },
+  { href: '/connect', label: 'Connect an assistant', icon: Cable },
   { href: '/usage', label: 'Usage', icon: ChartColumn },
 ]

@@ -72,6 +72,11 @@ export interface Declaration<A extends Access = Access, QS extends Schema = Sche
   /** The endpoint may answer an event stream instead of `response` (the agent query with `streaming: true`). */
   stream?: string
   download?: Download
+  /**
+   * The answer is written by a protocol's own library (the MCP transport), as a raw response: what the document says
+   * of it. Its JSON successes are still checked against `response` in tests.
+   */
+  protocol?: string
   status?: 200 | 201 | 202
   /** Chaindesk's other paths for this operation (proxy.ts rewrites them here). */
   aliases?: string[]
@@ -161,6 +166,16 @@ function checkResponse(contract: Contract, status: number, body: unknown): void 
   validated.add(key)
 }
 
+async function checkRawResponse(contract: Contract, res: Response): Promise<void> {
+  const key = `${contract.method} ${contract.path}`
+  if (contract.protocol) {
+    if (res.ok && res.headers.get('content-type')?.startsWith('application/json')) checkResponse(contract, res.status, await res.clone().json())
+    return
+  }
+  if (!contract.stream && !contract.download) throw new UndocumentedResponse(`${key} answered a raw response but declares neither stream nor download`)
+  if (contract.stream && res.headers.get('content-type') !== 'text/event-stream') throw new UndocumentedResponse(`${key} answered a raw response that is not its event stream`)
+}
+
 function handle(method: Method, path: string, declaration: Declaration<any, any, any, any>): RouteHandler {
   const contract = { ...declaration, method, path } as Contract
   return async (req, { params }) => {
@@ -176,8 +191,7 @@ function handle(method: Method, path: string, declaration: Declaration<any, any,
       if (declaration.body) input.body = declaration.bodyOptional ? await parseOptionalJson(req, declaration.body) : await parseJson(req, declaration.body)
       const result = await declaration.handler(input as never)
       if (result instanceof Response) {
-        if (validating() && !declaration.stream && !declaration.download) throw new UndocumentedResponse(`${method} ${path} answered a raw response but declares neither stream nor download`)
-        if (validating() && declaration.stream && result.headers.get('content-type') !== 'text/event-stream') throw new UndocumentedResponse(`${method} ${path} answered a raw response that is not its event stream`)
+        if (validating()) await checkRawResponse(contract, result)
         return result
       }
       const status = isReply(result) ? result.status : (declaration.status ?? 200)
