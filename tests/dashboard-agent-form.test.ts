@@ -97,6 +97,7 @@ describe('the agent form', () => {
       rewriteQuestions: false,
       minScore: 0.3,
       noAnswerMessage: 'Say sorry.',
+      tools: [],
       createdAt: '',
       updatedAt: '',
     }

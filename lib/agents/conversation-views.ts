@@ -1,3 +1,4 @@
+import type { ToolCallRecord } from '@/lib/domain/agent-tools'
 import { config } from '@/lib/config'
 import { getPrisma } from '@/lib/db/client'
 import type { Prisma } from '@/lib/generated/prisma/client'
@@ -80,11 +81,12 @@ export async function getConversation(ctx: TenantContext | null, id: string, cha
     isAiEnabled: true,
     status: 'UNRESOLVED',
     // a visitor sees the sources the agent shows (issue 14)
-    messages: messages.map(m => toMessage(m, sourcesVisibilityFor(member, c.agent.appearance))),
+    messages: messages.map(m => toMessage(m, sourcesVisibilityFor(member, c.agent.appearance), member)),
   }
 }
 
-function toMessage(m: Prisma.MessageGetPayload<object>, shown: SourcesVisibility): ConversationMessage {
+function toMessage(m: Prisma.MessageGetPayload<object>, shown: SourcesVisibility, member: boolean): ConversationMessage {
+  const toolCalls = Array.isArray(m.toolCalls) ? (m.toolCalls as unknown as ToolCallRecord[]) : []
   return {
     id: m.id,
     role: m.role,
@@ -97,6 +99,8 @@ function toMessage(m: Prisma.MessageGetPayload<object>, shown: SourcesVisibility
     searchQuery: m.searchQuery,
     topScore: m.topScore,
     noSources: m.noSources,
+    // the organization sees what the agent's tools were asked and answered; a visitor does not
+    ...(member && toolCalls.length ? { toolCalls } : {}),
     createdAt: m.createdAt.toISOString(),
   }
 }

@@ -37,10 +37,20 @@ export async function queryAgent(access: AgentAccess, body: AgentQuery, caller: 
   // shows (the stored answer keeps them all)
   const visitor = await checkQueryVisitor(access, body)
   const asked = visitor.verified ? { ...body, visitorId: visitor.visitorId } : body
-  const prepared = { ...(await prepareQuery(access, asked, caller.signal)), sourcesVisibility: sourcesVisibilityFor(access.member, access.agent.appearance) }
+  const prepared = {
+    ...(await prepareQuery(access, asked, caller.signal)),
+    sourcesVisibility: sourcesVisibilityFor(access.member, access.agent.appearance),
+    showToolCalls: access.member,
+  }
   await markVerifiedConversation(prepared.conversationId, visitor)
   if (body.streaming) {
-    return { kind: 'stream', events: runModel(prepared, caller.signal, 'as-it-comes'), encoding: streamEncodingOf(body, caller.streamEncoding) }
+    const events = runModel(prepared, caller.signal, 'as-it-comes')
+    return { kind: 'stream', events: access.member ? events : withoutToolEvents(events), encoding: streamEncodingOf(body, caller.streamEncoding) }
   }
   return { kind: 'json', answer: await collectAnswer(runModel(prepared, caller.signal, 'at-the-end')) }
+}
+
+/** A visitor of a public agent reads the answer, not what the agent's tools were asked and answered. */
+async function* withoutToolEvents(events: AsyncIterable<AnswerEvent>): AsyncGenerator<AnswerEvent, void, undefined> {
+  for await (const event of events) if (event.type !== 'tool_call' && event.type !== 'tool_result') yield event
 }

@@ -50,6 +50,11 @@ const AGENT_FIELDS = (w: TenantWorld) => ({
   promptType: 'raw',
   promptTemplate: '{query}',
   datastoreIds: [w.datastoreId],
+  // issue 25: loopback addresses, refused when called (TOOLS_ALLOW_PRIVATE_HOSTS is off): nothing leaves the machine
+  tools: [
+    { type: 'http', name: 'get_order', description: 'An order', method: 'GET', url: 'http://127.0.0.1:9/orders/{id}', headers: { 'X-Api-Key': 'k' }, parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } },
+    { type: 'mcp', name: 'stock', url: 'http://127.0.0.1:9/mcp', allowedTools: ['check_stock'] },
+  ],
 })
 
 type Example = Pick<EndpointSpec, 'valid' | 'validForm' | 'query'>
