@@ -55,6 +55,8 @@ export default defineConfig({
         OPENAI_BASE_URL: `http://127.0.0.1:${FAKE_MODEL_PORT}/v1`,
         EMBEDDINGS_DIMENSIONS: '64',
         CRAWLER_ALLOW_PRIVATE_HOSTS: '1',
+        // agents' tools call APIs and MCP servers the specs start on 127.0.0.1
+        TOOLS_ALLOW_PRIVATE_HOSTS: '1',
         NEXT_TELEMETRY_DISABLED: '1',
       },
     },

@@ -4,6 +4,7 @@ import { AGENT_MODEL_NAMES } from '@/lib/domain/models'
 import { AllowedDomainsBody } from '@/lib/agents/allowed-domains'
 import { APPEARANCE_DEFAULTS, AppearanceBody } from '@/lib/agents/appearance'
 import type { AgentAppearance } from '@/lib/domain/agents'
+import { toolsError, toolToFormValue, toToolBodies, type ToolFormValue } from './tool-form'
 import type { Agent } from './types'
 
 // The agent form's rules: the same bounds as the API's body (lib/agents/agent-schemas.ts, AgentCreateBody and
@@ -37,6 +38,11 @@ export const AgentFormSchema = z.object({
   rewriteQuestions: z.boolean(),
   minScore: z.string().refine(v => v.trim() === '' || (Number.isFinite(Number(v)) && Number(v) >= 0 && Number(v) <= 1), 'A number from 0 to 1, or empty'),
   noAnswerMessage: z.string().max(NO_ANSWER_MAX, `At most ${NO_ANSWER_MAX.toLocaleString('en')} characters`),
+  // tools (issue 25, components/agents/tool-form.ts): checked by the API's own schema
+  tools: z.array(z.custom<ToolFormValue>()).superRefine((tools, ctx) => {
+    const message = toolsError(tools)
+    if (message) ctx.addIssue({ code: 'custom', message })
+  }),
 })
 
 function domainLines(text: string): string[] {
@@ -66,6 +72,7 @@ export function agentToFormValues(agent: Agent): AgentFormValues {
     rewriteQuestions: agent.rewriteQuestions ?? true,
     minScore: agent.minScore === null || agent.minScore === undefined ? '' : String(agent.minScore),
     noAnswerMessage: agent.noAnswerMessage ?? '',
+    tools: (agent.tools ?? []).map(toolToFormValue),
   }
 }
 
@@ -89,6 +96,7 @@ export const EMPTY_AGENT_FORM: AgentFormValues = {
   rewriteQuestions: true,
   minScore: '',
   noAnswerMessage: '',
+  tools: [],
 }
 
 /** The appearance as sent: empty suggested-question slots dropped. */
@@ -130,5 +138,6 @@ export function toAgentBody(values: AgentFormValues) {
     rewriteQuestions: values.rewriteQuestions,
     minScore: values.minScore.trim() === '' ? null : Number(values.minScore),
     noAnswerMessage: values.noAnswerMessage.trim() ? values.noAnswerMessage : null,
+    tools: toToolBodies(values.tools),
   }
 }

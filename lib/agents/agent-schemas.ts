@@ -7,7 +7,7 @@ import { MinScore } from '@/lib/datastores/schemas'
 import { MetadataFilterSchema } from '@/lib/search/metadata-filter'
 import { AllowedDomainsBody } from './allowed-domains'
 import { AppearanceBody } from './appearance'
-import { AgentToolsBody } from './tools'
+import { AgentToolsBody } from './tools/schemas'
 
 // The bodies of the agent endpoints (spec §2, §4.2-4.4). Unknown fields are ignored (DESIGN.md §4); known ones are
 // range-checked. In the query body a null is taken as "not given", as some Chaindesk clients send nulls.

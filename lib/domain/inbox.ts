@@ -1,6 +1,7 @@
 // What the conversation inbox, the votes and the knowledge-gap queue answer (GET /api/conversations,
 // GET /api/conversations/{id}/messages, POST …/feedback, GET /api/gaps): zod schemas, types inferred.
 import { z } from 'zod'
+import { ToolCallRecord } from './agent-tools'
 import { ConversationSummary } from './agents'
 import { AnswerSource } from './answer-events'
 
@@ -37,6 +38,7 @@ export const ReviewedMessage = z.strictObject({
   searchQuery: z.string().nullable(),
   topScore: z.number().nullable(),
   noSources: z.boolean(),
+  toolCalls: z.array(ToolCallRecord).optional().describe("The agent's tool calls for this answer (issue 25), when it made any"),
   votes: Votes.extend({ comments: z.array(z.string()) }),
   createdAt: time,
 })

@@ -1,4 +1,5 @@
 import { getDatabase, getPrisma } from '@/lib/db/client'
+import type { ToolCallRecord } from '@/lib/domain/agent-tools'
 import type { AnswerSource } from '@/lib/domain/answer-events'
 import type { TenantContext } from '@/lib/domain/tenant'
 import { votesOf } from '@/lib/feedback/feedback'
@@ -31,6 +32,7 @@ export function toReviewed(m: MessageRow, votes: Map<string, { good: number; bad
     searchQuery: m.searchQuery,
     topScore: m.topScore,
     noSources: m.noSources,
+    ...(Array.isArray(m.toolCalls) && m.toolCalls.length ? { toolCalls: m.toolCalls as unknown as ToolCallRecord[] } : {}),
     votes: votes.get(m.id) ?? { good: 0, bad: 0, comments: [] },
     createdAt: m.createdAt.toISOString(),
   }

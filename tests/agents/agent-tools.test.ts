@@ -2,6 +2,7 @@
 // calling, against the fake OpenAI-compatible server (which emits tool_calls) and real servers on 127.0.0.1.
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
 import * as agentItem from '@/app/api/agents/[id]/route'
+import * as conversationMessages from '@/app/api/conversations/[id]/messages/route'
 import * as conversationItem from '@/app/api/conversations/[id]/route'
 import { getPrisma } from '@/lib/db/client'
 import { createAgentVia, getAgentVia, parseSse, queryAgentVia, useFakeModel } from '../helpers/agents'
@@ -122,6 +123,8 @@ describe('an agent with an HTTP tool', () => {
 
     const conversation = await call(conversationItem.GET, `/api/conversations/${res.json.conversationId}`, { headers: tenant.headers, params: { id: res.json.conversationId } })
 
+    const reviewed = await call(conversationMessages.GET, `/api/conversations/${res.json.conversationId}/messages`, { headers: tenant.headers, params: { id: res.json.conversationId } })
+    expect(reviewed.json.messages.find((m: any) => m.role === 'assistant').toolCalls[0]).toMatchObject({ tool: 'get_order', ok: true })
     const answer = conversation.json.messages.find((m: any) => m.role === 'assistant')
     // both model steps count: the fake reports 42 prompt tokens a call
     expect(answer.promptTokens).toBe(84)

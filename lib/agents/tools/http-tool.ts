@@ -1,31 +1,14 @@
-import { z } from 'zod'
 import { config } from '@/lib/config'
-import { HTTP_TOOL_METHODS, type HttpToolResource } from '@/lib/domain/agent-tools'
+import type { HttpToolResource } from '@/lib/domain/agent-tools'
 import { RefusedUrl, requestOnce } from '@/lib/ingest/web/request'
-import { ParametersSchema } from './json-schema'
 import type { OfferedTool, ToolKind } from './kind'
-import { toolNameRule } from './kind'
-import { HeadersBody, maskHeaders, revealHeaders, storeHeaders, type StoredHeaders } from './secret-headers'
+import { HttpToolBody } from './schemas'
+import { maskHeaders, revealHeaders, storeHeaders, type StoredHeaders } from './secret-headers'
 
 // An HTTP API the agent may call (issue 25): the model gives arguments matching `parameters`; `{placeholders}` of
 // the URL are filled from them (URL-encoded), the rest go to the query string (GET, DELETE) or the JSON body. The
 // call goes through the crawler's SSRF-guarded client: public addresses only (unless TOOLS_ALLOW_PRIVATE_HOSTS), a
 // timeout, a cap on what is read; the model gets the response text, truncated.
-
-export const HttpToolBody = z.object({
-  type: z.literal('http'),
-  name: z.string().regex(toolNameRule.pattern, toolNameRule.message),
-  description: z.string().trim().min(1).max(1000),
-  method: z.enum(HTTP_TOOL_METHODS).default('GET'),
-  url: z
-    .string()
-    .max(2000)
-    .refine(u => /^https?:\/\/[^\s/{}]+/i.test(u), 'an http(s) URL whose host is not a placeholder'),
-  headers: HeadersBody.optional(),
-  parameters: ParametersSchema.default({ type: 'object', properties: {} }),
-  requiresApproval: z.boolean().default(false),
-})
-type HttpToolBody = z.infer<typeof HttpToolBody>
 
 export interface StoredHttpTool extends Omit<HttpToolBody, 'headers'> {
   headers: StoredHeaders

@@ -1,9 +1,9 @@
-import { z } from 'zod'
 import type { AgentToolResource } from '@/lib/domain/agent-tools'
 import { logger } from '@/lib/logger'
-import { HttpToolBody, httpTool, type StoredHttpTool } from './http-tool'
+import { httpTool, type StoredHttpTool } from './http-tool'
 import type { OfferedTool, ToolContext } from './kind'
-import { McpToolBody, mcpTool, type StoredMcpTool } from './mcp-tool'
+import { mcpTool, type StoredMcpTool } from './mcp-tool'
+import type { AgentToolsBody } from './schemas'
 
 // The kinds of agent tools (issue 25), one module each (./kind.ts says what a kind is). Adding a kind (the built-in
 // actions of the support workflow) is one module and one line in each of the lists below.
@@ -11,13 +11,6 @@ import { McpToolBody, mcpTool, type StoredMcpTool } from './mcp-tool'
 export type StoredTool = StoredHttpTool | StoredMcpTool
 
 const KINDS = { http: httpTool, mcp: mcpTool } as const
-
-/** The `tools` of an agent's create and PATCH bodies: each kind's body, names unique. */
-export const AgentToolsBody = z
-  .array(z.discriminatedUnion('type', [HttpToolBody, McpToolBody], { error: 'type must be "http" or "mcp"' }))
-  .max(20)
-  .refine(tools => new Set(tools.map(t => t.name)).size === tools.length, 'tool names must be unique')
-export type AgentToolsBody = z.infer<typeof AgentToolsBody>
 
 /** The tools to store; a tool named as a stored one of its kind keeps that one's secrets where the body masks them. */
 export function storeTools(bodies: AgentToolsBody, previous: StoredTool[] = []): StoredTool[] {

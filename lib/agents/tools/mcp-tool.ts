@@ -1,26 +1,17 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { z } from 'zod'
 import { config } from '@/lib/config'
 import type { McpToolResource } from '@/lib/domain/agent-tools'
 import { checkHost, RefusedUrl } from '@/lib/ingest/web/request'
 import { logger } from '@/lib/logger'
 import type { OfferedTool, ToolContext, ToolKind } from './kind'
-import { toolNameRule } from './kind'
-import { HeadersBody, maskHeaders, revealHeaders, storeHeaders, type StoredHeaders } from './secret-headers'
+import { McpToolBody } from './schemas'
+import { maskHeaders, revealHeaders, storeHeaders, type StoredHeaders } from './secret-headers'
 
 // An external MCP server (issue 25), over Streamable HTTP with the official SDK's client: its tools are listed when
 // an answer starts and offered to the model as "<server name>__<tool>", so that two servers' tools (or an HTTP
 // tool) never share a name. The server's address passes the same private-address rule as the HTTP tools.
 
-export const McpToolBody = z.object({
-  type: z.literal('mcp'),
-  name: z.string().regex(toolNameRule.pattern, toolNameRule.message),
-  url: z.string().max(2000).refine(u => /^https?:\/\/[^\s/]+/i.test(u) && URL.canParse(u), 'an http(s) URL'),
-  headers: HeadersBody.optional(),
-  allowedTools: z.array(z.string().min(1).max(128)).max(100).nullable().default(null),
-})
-type McpToolBody = z.infer<typeof McpToolBody>
 
 export interface StoredMcpTool extends Omit<McpToolBody, 'headers'> {
   headers: StoredHeaders

@@ -1,4 +1,3 @@
-import { z } from 'zod'
 import { MASKED_SECRET } from '@/lib/domain/agent-tools'
 import { InvalidRequest } from '@/lib/http/errors'
 import { decryptSecret, encryptSecret } from '@/lib/webhooks/secret'
@@ -6,15 +5,6 @@ import { decryptSecret, encryptSecret } from '@/lib/webhooks/secret'
 // A tool's headers carry credentials (an API key, a bearer token): their values are encrypted at rest, answered
 // masked, and kept when a PATCH sends the mask (or leaves the headers out) instead of a new value.
 
-const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/
-const FORBIDDEN = new Set(['host', 'content-length', 'transfer-encoding', 'connection'])
-
-export const HeadersBody = z
-  .record(
-    z.string().regex(HEADER_NAME, 'not a header name').refine(n => !FORBIDDEN.has(n.toLowerCase()), 'this header is set by the service'),
-    z.string().max(4000).regex(/^[^\r\n\0]*$/, 'a header value cannot hold a line break'),
-  )
-  .refine(h => Object.keys(h).length <= 20, 'at most 20 headers')
 
 /** Stored: name → AES-GCM ciphertext. */
 export type StoredHeaders = Record<string, string>
