@@ -132,6 +132,33 @@ describe('an agent with an HTTP tool', () => {
   })
 })
 
+describe('what callers see of the tools', () => {
+  test("a public agent's visitor gets the answer, without the tool events or the recorded calls", async () => {
+    const { tenant, agent } = await agentWithTools([orderTool()])
+    await call(agentItem.PATCH, `/api/agents/${agent.id}`, { method: 'PATCH', headers: tenant.headers, body: { description: 'public', visibility: 'public' }, params: { id: agent.id } })
+    model.fake.setBehaviour({ toolCalls: [{ name: 'get_order', arguments: { orderId: 'H8' } }], replyFromTools: true, delayMs: 0 })
+
+    const json = await queryAgentVia(agent.id, { query: 'Where is H8?', visitorId: 'visitor-h8' })
+    const stream = await queryAgentVia(agent.id, { query: 'Where is H8 now?', visitorId: 'visitor-h8', streaming: true })
+
+    expect(json.json.answer).toContain('shipped')
+    expect(json.json.toolCalls).toBeUndefined()
+    expect(parseSse(stream.text).wire.map(e => e.event)).not.toContain('tool_call')
+    expect(parseSse(stream.text).wire.map(e => e.event)).not.toContain('tool_result')
+    expect(parseSse(stream.text).endpointResponse?.toolCalls).toBeUndefined()
+  })
+
+  test('a tool that requires approval is not called (approvals are not built yet); the model is told', async () => {
+    const { tenant, agent } = await agentWithTools([{ ...orderTool(), requiresApproval: true }])
+    model.fake.setBehaviour({ toolCalls: [{ name: 'get_order', arguments: { orderId: 'J9' } }], replyFromTools: true, delayMs: 0 })
+
+    const res = await queryAgentVia(agent.id, { query: 'Where is J9?' }, tenant.headers)
+
+    expect(api.seen).toHaveLength(0)
+    expect(res.json.toolCalls[0]).toMatchObject({ ok: false, error: expect.stringContaining('approval') })
+  })
+})
+
 describe('an agent with an MCP server', () => {
   test("the server's tools are offered under the server's name, and the model's call reaches it", async () => {
     const { tenant, agent } = await agentWithTools([{ type: 'mcp', name: 'stock', url: stock.url, headers: { Authorization: 'Bearer mcp-secret-1' } }])
