@@ -102,6 +102,53 @@ describe('an agent with an HTTP tool', () => {
     expect(res.json.toolCalls[0]).toMatchObject({ ok: false, error: expect.stringContaining('HTTP 500') })
   })
 
+  test('a POST tool sends the arguments left after the URL as a JSON body', async () => {
+    const tool = { ...orderTool(`${api.url}/tickets`), name: 'open_ticket', method: 'POST', parameters: { type: 'object', properties: { subject: { type: 'string' }, priority: { type: 'integer' } } } }
+    const { tenant, agent } = await agentWithTools([tool])
+    model.fake.setBehaviour({ toolCalls: [{ name: 'open_ticket', arguments: { subject: 'Broken lid', priority: 2 } }], replyFromTools: true, delayMs: 0 })
+
+    const res = await queryAgentVia(agent.id, { query: 'My kettle lid broke' }, tenant.headers)
+
+    expect(api.seen[0]).toMatchObject({ method: 'POST', url: '/tickets' })
+    expect(JSON.parse(api.seen[0].body)).toEqual({ subject: 'Broken lid', priority: 2 })
+    expect(api.seen[0].headers['content-type']).toBe('application/json')
+    expect(res.json.answer).toContain('T-1')
+  })
+
+  test('a tool slower than TOOLS_TIMEOUT_SECONDS is an error result, and the answer goes on', async () => {
+    const { tenant, agent } = await agentWithTools([{ ...orderTool(`${api.url}/slow`), parameters: { type: 'object', properties: {} } }])
+    model.fake.setBehaviour({ toolCalls: [{ name: 'get_order', arguments: {} }], replyFromTools: true, delayMs: 0 })
+    process.env.TOOLS_TIMEOUT_SECONDS = '1'
+    try {
+      const res = await queryAgentVia(agent.id, { query: 'Where is my order?' }, tenant.headers)
+      expect(res.status).toBe(200)
+      expect(res.json.toolCalls[0]).toMatchObject({ ok: false, error: expect.stringContaining('did not answer within 1 s') })
+      expect(res.json.toolCalls[0].durationMs).toBeGreaterThanOrEqual(900)
+    } finally {
+      delete process.env.TOOLS_TIMEOUT_SECONDS
+    }
+  })
+
+  test('a response over TOOLS_MAX_RESPONSE_KB is refused; one over TOOLS_RESULT_CHARS is cut for the model', async () => {
+    const big = { ...orderTool(`${api.url}/big`), parameters: { type: 'object', properties: { bytes: { type: 'integer' } } } }
+    const { tenant, agent } = await agentWithTools([big])
+    process.env.TOOLS_MAX_RESPONSE_KB = '4'
+    process.env.TOOLS_RESULT_CHARS = '100'
+    try {
+      model.fake.setBehaviour({ toolCalls: [{ name: 'get_order', arguments: { bytes: 8000 } }], replyFromTools: true, delayMs: 0 })
+      const tooBig = await queryAgentVia(agent.id, { query: 'Big?' }, tenant.headers)
+      model.fake.setBehaviour({ toolCalls: [{ name: 'get_order', arguments: { bytes: 3000 } }], replyFromTools: true, delayMs: 0 })
+      const cut = await queryAgentVia(agent.id, { query: 'Smaller?' }, tenant.headers)
+
+      expect(tooBig.json.toolCalls[0]).toMatchObject({ ok: false, error: expect.stringContaining('larger than 4 KB (TOOLS_MAX_RESPONSE_KB)') })
+      expect(cut.json.toolCalls[0]).toMatchObject({ ok: true, result: expect.stringContaining('[truncated: 2900 more characters]') })
+      expect(cut.json.toolCalls[0].result.startsWith('x'.repeat(100) + '\n')).toBe(true)
+    } finally {
+      delete process.env.TOOLS_MAX_RESPONSE_KB
+      delete process.env.TOOLS_RESULT_CHARS
+    }
+  })
+
   test('a private address is refused unless TOOLS_ALLOW_PRIVATE_HOSTS is set, and the answer goes on', async () => {
     const { tenant, agent } = await agentWithTools([orderTool()])
     model.fake.setBehaviour({ toolCalls: [{ name: 'get_order', arguments: { orderId: 'D4' } }], replyFromTools: true, delayMs: 0 })

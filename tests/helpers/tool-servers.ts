@@ -29,12 +29,21 @@ export async function startOrderApi() {
     seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body })
     const url = new URL(req.url ?? '/', 'http://x')
     if (url.pathname === '/broken') return res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"database down"}')
+    if (url.pathname === '/slow') return // never answers
+    if (url.pathname === '/big') return res.writeHead(200, { 'content-type': 'text/plain' }).end('x'.repeat(Number(url.searchParams.get('bytes') ?? 10_000)))
+    if (url.pathname === '/tickets') return res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ ticket: 'T-1', received: JSON.parse(body || '{}') }))
     const order = /^\/orders\/([^/]+)$/.exec(url.pathname)?.[1]
     if (order) return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ order: decodeURIComponent(order), status: 'shipped on Tuesday' }))
     res.writeHead(404).end()
   })
   server.keepAliveTimeout = 1
-  return { ...(await listen(server)), seen }
+  const sockets = new Set<import('node:net').Socket>()
+  server.on('connection', socket => {
+    sockets.add(socket)
+    socket.on('close', () => sockets.delete(socket))
+  })
+  const listening = await listen(server)
+  return { ...listening, seen, close: () => { for (const s of sockets) s.destroy(); return listening.close() } }
 }
 
 /** An MCP server with one tool, check_stock {sku}; `calls` lists the skus it was asked about. */

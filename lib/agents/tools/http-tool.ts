@@ -49,6 +49,8 @@ async function callHttpTool(tool: StoredHttpTool, args: Record<string, unknown>,
     return forTheModel(res.body.toString('utf8'))
   } catch (error) {
     if (error instanceof RefusedUrl) throw new Error(`${url.hostname} is a private address: refused (TOOLS_ALLOW_PRIVATE_HOSTS=1 allows it)`)
+    // the crawler's wording names its own setting
+    if (/ is larger than /.test(error instanceof Error ? error.message : '')) throw new Error(`the response is larger than ${settings.TOOLS_MAX_RESPONSE_KB} KB (TOOLS_MAX_RESPONSE_KB): not read`)
     throw error
   }
 }
