@@ -1,5 +1,6 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
+import AxeBuilder from '@axe-core/playwright'
 import { expect, test } from '@playwright/test'
 import { signIn } from './support/auth'
 import { auth, fakeModel, unique } from './support/dashboard'
@@ -34,6 +35,13 @@ test('an HTTP tool given in the agent form is called in the playground, which sh
   await tool.getByLabel('URL').fill(`${api.url}/orders/{orderId}`)
   await tool.getByLabel('Headers').fill(`X-Api-Key: ${SECRET}`)
   await tool.getByLabel('Parameters').fill(JSON.stringify({ type: 'object', properties: { orderId: { type: 'string' } }, required: ['orderId'] }))
+  await page.getByRole('button', { name: 'Add an MCP server' }).click()
+  const axe = await new AxeBuilder({ page }).include('#agent-tools').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze()
+  expect(axe.violations.filter(v => v.impact === 'serious' || v.impact === 'critical').map(v => v.id)).toEqual([])
+  // an MCP server without a name or URL is named in the error, and nothing is sent until it is fixed or removed
+  await page.getByRole('button', { name: 'Create agent' }).click()
+  await expect(page.locator('#agent-tools-error')).toContainText('Tool 2: name')
+  await page.getByRole('button', { name: 'Remove MCP server' }).click()
   await page.getByRole('button', { name: 'Create agent' }).click()
 
   await expect(page).toHaveURL(/\/agents\/(?!new$)[^/]+$/)

@@ -59,7 +59,10 @@ export function ConnectAssistantView() {
               <CardDescription>In {config.where}</CardDescription>
             </CardHeader>
             <CardContent className="grid gap-2">
-              <pre className="overflow-x-auto rounded bg-muted p-3 font-mono text-xs">{config.text}</pre>
+              {/* scrolls sideways on a phone: focusable, so a keyboard can scroll it */}
+              <pre tabIndex={0} aria-label={`The ${config.name} configuration`} className="overflow-x-auto rounded bg-muted p-3 font-mono text-xs">
+                {config.text}
+              </pre>
               <CopyButton text={config.text} label={`Copy the ${config.name} configuration`} />
             </CardContent>
           </Card>
