@@ -58,6 +58,8 @@ export default defineConfig({
         // a spec's fake Notion, behind the fake model server (e2e/support/fake-openai-server.mjs, POST /__notion)
         NOTION_API_URL: `http://127.0.0.1:${FAKE_MODEL_PORT}/notion`,
         NOTION_REQUESTS_PER_SECOND: '50',
+        // agents' tools call APIs and MCP servers the specs start on 127.0.0.1
+        TOOLS_ALLOW_PRIVATE_HOSTS: '1',
         NEXT_TELEMETRY_DISABLED: '1',
       },
     },

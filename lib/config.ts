@@ -61,6 +61,13 @@ const ConfigSchema = z.object({
   AGENT_MODEL_TIMEOUT_SECONDS: positiveInt.default(60),
   AGENT_HISTORY_TOKENS: z.coerce.number().int().min(0).default(2000),
   AGENT_TOP_K: positiveInt.default(5),
+  // agent tools (issue 25, lib/agents/tools): model steps per answer, each call's time, the response read and the
+  // part of it the model is given, and whether tools may reach private networks
+  AGENT_MAX_TOOL_STEPS: z.coerce.number().int().min(1).max(20).default(5),
+  TOOLS_TIMEOUT_SECONDS: positiveInt.default(10),
+  TOOLS_MAX_RESPONSE_KB: positiveInt.default(512),
+  TOOLS_RESULT_CHARS: positiveInt.default(8000),
+  TOOLS_ALLOW_PRIVATE_HOSTS: flag.default(false),
   // retrieval (issue 13, lib/search/rerank.ts, lib/agents/standalone-question.ts): an optional reranker speaking the
   // common /rerank API, how many fused candidates it reorders, and the time it and the follow-up rewrite may take
   RERANK_BASE_URL: z.string().optional(),

@@ -45,7 +45,7 @@ describe('the agents API', () => {
     const publicFace = { appearance: APPEARANCE_DEFAULTS, allowedDomains: [], requireSignedVisitors: false, visitorSecretPrefix: null }
     // issue 13's retrieval settings: their defaults until set
     const retrieval = { rewriteQuestions: true, minScore: null, noAnswerMessage: null }
-    expect(res.json).toEqual({ ...body, ...publicFace, ...retrieval, id: expect.any(String), createdAt: expect.any(String), updatedAt: expect.any(String) })
+    expect(res.json).toEqual({ ...body, ...publicFace, ...retrieval, tools: [], id: expect.any(String), createdAt: expect.any(String), updatedAt: expect.any(String) })
     expect(new Date(res.json.createdAt).toISOString()).toBe(res.json.createdAt)
   })
 

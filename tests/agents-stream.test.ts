@@ -43,7 +43,7 @@ describe('the SSE writer', () => {
   })
 
   test('an event a client does not know is decoded as nothing, so that it is skipped', () => {
-    expect(decodeAnswerEvent({ event: 'tool_call', data: '{}' })).toBeNull()
+    expect(decodeAnswerEvent({ event: 'lead_captured', data: '{}' })).toBeNull()
     expect(decodeAnswerEvent({ data: 'a plain message' })).toBeNull()
   })
 })

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest'
 import { APPEARANCE_DEFAULTS } from '@/lib/agents/appearance'
 import { AgentCreateBody, AgentUpdateBody } from '@/lib/agents/agent-schemas'
 import { agentToFormValues, EMPTY_AGENT_FORM, toAgentBody, validateAgentForm, type AgentFormValues } from '@/components/agents/agent-form-schema'
+import { newTool, toolToFormValue } from '@/components/agents/tool-form'
 
 // The dashboard's agent form checks its fields in the browser with the API's rules: whatever the form accepts, the
 // API accepts (create and update alike), and what the form refuses, the API refuses too.
@@ -98,6 +99,7 @@ describe('the agent form', () => {
       minScore: 0.3,
       noAnswerMessage: 'Say sorry.',
       maxTokens: null,
+      tools: [],
       createdAt: '',
       updatedAt: '',
     }
@@ -121,7 +123,30 @@ describe('the agent form', () => {
       minScore: 0.3,
       noAnswerMessage: 'Say sorry.',
       maxTokens: null,
+      tools: [],
     })
+  })
+
+  test('a stored tool fills the form and is sent back with its masked header, which keeps the stored secret', () => {
+    const tool = {
+      type: 'http' as const,
+      name: 'get_order',
+      description: 'An order',
+      method: 'GET' as const,
+      url: 'https://shop.example.com/orders/{id}',
+      headers: { 'X-Api-Key': '********' as const },
+      parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+      requiresApproval: false,
+    }
+    const values = { ...valid, tools: [toolToFormValue(tool)] }
+    expect(validateAgentForm(values)).toBeNull()
+    expect(toAgentBody(values).tools).toEqual([{ type: 'http', name: 'get_order', description: 'An order', method: 'GET', url: tool.url, headers: { 'X-Api-Key': '********' }, parameters: tool.parameters }])
+  })
+
+  test("a tool's parameters that are not JSON, or a tool without a name, are refused naming the tool", () => {
+    const broken = { ...newTool('http'), name: 'lookup', description: 'x', url: 'https://a.example/x', parameters: '{ nope' }
+    expect(validateAgentForm({ ...valid, tools: [broken] })).toMatchObject({ tools: expect.stringMatching(/^lookup: parameters/) })
+    expect(validateAgentForm({ ...valid, tools: [{ ...newTool('mcp'), url: 'https://mcp.example/mcp' }] })).toMatchObject({ tools: expect.stringMatching(/^Tool 1: name/) })
   })
 
   test('the retrieval settings: an empty floor is none, a floor outside 0 to 1 is refused, an empty reply is the default', () => {

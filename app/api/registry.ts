@@ -45,6 +45,7 @@ import * as webhooksIdDeliveries from './webhooks/[id]/deliveries/route'
 import * as webhooksId from './webhooks/[id]/route'
 import * as webhooksDeliveriesIdResend from './webhooks/deliveries/[id]/resend/route'
 import * as webhooks from './webhooks/route'
+import * as mcp from './mcp/route'
 import * as openapi from './openapi.json/route'
 
 export const ROUTE_MODULES = [
@@ -90,6 +91,7 @@ export const ROUTE_MODULES = [
   webhooksId,
   webhooksDeliveriesIdResend,
   webhooks,
+  mcp,
   openapi,
 ] as const
 

@@ -4,6 +4,7 @@ import { AGENT_MODEL_NAMES } from '@/lib/domain/models'
 import { AllowedDomainsBody } from '@/lib/agents/allowed-domains'
 import { APPEARANCE_DEFAULTS, AppearanceBody } from '@/lib/agents/appearance'
 import type { AgentAppearance } from '@/lib/domain/agents'
+import { toolsError, toolToFormValue, toToolBodies, type ToolFormValue } from './tool-form'
 import type { Agent } from './types'
 
 // The agent form's rules: the same bounds as the API's body (lib/agents/agent-schemas.ts, AgentCreateBody and
@@ -40,6 +41,11 @@ export const AgentFormSchema = z.object({
   noAnswerMessage: z.string().max(NO_ANSWER_MAX, `At most ${NO_ANSWER_MAX.toLocaleString('en')} characters`),
   // issue 22: the answer's length limit, which also caps what a public visitor asks for; '' is the model's own
   maxTokens: z.string().refine(v => v.trim() === '' || (Number.isInteger(Number(v)) && Number(v) >= 1 && Number(v) <= MAX_TOKENS_MAX), `A whole number from 1 to ${MAX_TOKENS_MAX.toLocaleString('en')}, or empty`),
+  // tools (issue 25, components/agents/tool-form.ts): checked by the API's own schema
+  tools: z.array(z.custom<ToolFormValue>()).superRefine((tools, ctx) => {
+    const message = toolsError(tools)
+    if (message) ctx.addIssue({ code: 'custom', message })
+  }),
 })
 
 function domainLines(text: string): string[] {
@@ -70,6 +76,7 @@ export function agentToFormValues(agent: Agent): AgentFormValues {
     minScore: agent.minScore === null || agent.minScore === undefined ? '' : String(agent.minScore),
     noAnswerMessage: agent.noAnswerMessage ?? '',
     maxTokens: agent.maxTokens === null || agent.maxTokens === undefined ? '' : String(agent.maxTokens),
+    tools: (agent.tools ?? []).map(toolToFormValue),
   }
 }
 
@@ -94,6 +101,7 @@ export const EMPTY_AGENT_FORM: AgentFormValues = {
   minScore: '',
   noAnswerMessage: '',
   maxTokens: '',
+  tools: [],
 }
 
 /** The appearance as sent: empty suggested-question slots dropped. */
@@ -136,5 +144,6 @@ export function toAgentBody(values: AgentFormValues) {
     minScore: values.minScore.trim() === '' ? null : Number(values.minScore),
     noAnswerMessage: values.noAnswerMessage.trim() ? values.noAnswerMessage : null,
     maxTokens: values.maxTokens.trim() === '' ? null : Number(values.maxTokens),
+    tools: toToolBodies(values.tools),
   }
 }

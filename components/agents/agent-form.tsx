@@ -30,6 +30,7 @@ import {
 import { createAgent, updateAgent, type AgentBody } from './agents-api'
 import { ModelIdHint } from './model-id-hint'
 import { RetrievalSettings } from './retrieval-settings'
+import { ToolSettings } from './tool-settings'
 import { AGENT_MODEL_NAMES, agentQueryKey, agentsQueryKey, type Agent } from './types'
 
 type TextField = 'name' | 'description' | 'systemPrompt' | 'userPrompt' | 'promptTemplate'
@@ -253,6 +254,8 @@ export function AgentForm({
       </Card>
 
       <RetrievalSettings values={values} onChange={set} errors={errors} />
+
+      <ToolSettings tools={values.tools} onChange={tools => set('tools', tools)} error={errors.tools} />
 
       <AppearanceFields value={values.appearance} onChange={v => set('appearance', v)} errors={errors} />
 

@@ -84,6 +84,10 @@ function apply(state: StreamState, event: AnswerEvent, onAnswer: (piece: string)
     case 'endpoint_response':
       state.answer = event.answer
       break
+    case 'tool_call':
+    case 'tool_result':
+      // the tool calls are shown from the whole answer (its toolCalls), once it is stored
+      break
     case 'done':
       state.done = true
       break

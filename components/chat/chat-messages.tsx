@@ -5,7 +5,9 @@ import { Bot, CircleAlert, ExternalLink, FileText, Square, User } from 'lucide-r
 import { STOPPED_MESSAGE } from '@/lib/domain/answer-events'
 import { cn } from '@/lib/utils'
 import type { AnswerSource } from './agent-stream'
+import type { ToolCallRecord } from '@/lib/domain/agent-tools'
 import { Markdown } from './markdown'
+import { ToolCallsList } from './tool-calls-list'
 import { MessageActions, type MessageActionsConfig } from './message-actions'
 
 export interface DisplayMessage {
@@ -17,6 +19,8 @@ export interface DisplayMessage {
   error?: string | null
   /** The server's id of the message (votes need it); absent until the answer is stored. */
   messageId?: string
+  /** The agent's tool calls for this answer (issue 25), for its organization. */
+  toolCalls?: ToolCallRecord[]
 }
 
 const isHttp = (s: string) => /^https?:\/\//i.test(s)
@@ -145,6 +149,7 @@ export function MessageBubble({ message, actions }: { message: DisplayMessage; a
             {message.error || 'The answer failed.'}
           </p>
         )}
+        {message.toolCalls && message.status !== 'streaming' && <ToolCallsList calls={message.toolCalls} />}
         {message.sources && message.sources.length > 0 && message.status !== 'streaming' && <SourcesList sources={message.sources} />}
         {actions && !streaming && <MessageActions text={message.text} answerId={message.id} messageId={message.messageId} config={actions} />}
       </div>

@@ -1,6 +1,7 @@
 'use client'
 
 import * as React from 'react'
+import type { ToolCallRecord } from '@/lib/domain/agent-tools'
 import { ChatError, isAbortError, streamAgentQuery, type AgentQueryInput, type AnswerSource } from './agent-stream'
 
 export interface ChatMessage {
@@ -13,6 +14,8 @@ export interface ChatMessage {
   error?: string
   /** The stored message's id (an answer's, from the server), once known. */
   messageId?: string
+  /** The agent's tool calls (issue 25), when the caller is its organization. */
+  toolCalls?: ToolCallRecord[]
 }
 
 /** A signed visitor identity (issue 14), passed with every question. */
@@ -101,7 +104,7 @@ export function useAgentChat({ agentId, visitorId, onVisitorId, credentials, ide
           credentials,
           onAnswer: piece => patch(answerId, m => ({ text: m.text + piece })),
         })
-        patch(answerId, { text: answer.answer, sources: answer.sources ?? [], status: 'done', messageId: answer.messageId })
+        patch(answerId, { text: answer.answer, sources: answer.sources ?? [], status: 'done', messageId: answer.messageId, toolCalls: answer.toolCalls })
         setConversationId(answer.conversationId)
         if (answer.conversationId !== conversationId) onConversationId?.(answer.conversationId)
         if (answer.visitorId && answer.visitorId !== visitorId) onVisitorId?.(answer.visitorId)

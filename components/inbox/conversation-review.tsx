@@ -88,7 +88,7 @@ export function ConversationReview({ id }: { id: string }) {
             <li key={m.id} className="grid gap-1">
               <ol className="contents">
                 <MessageBubble
-                  message={{ id: m.id, role: m.role, text: m.text, sources: m.sources, status: m.error ? 'error' : 'done', error: m.error, messageId: m.id }}
+                  message={{ id: m.id, role: m.role, text: m.text, sources: m.sources, status: m.error ? 'error' : 'done', error: m.error, messageId: m.id, toolCalls: m.toolCalls }}
                   actions={m.role === 'assistant' ? { votes: false } : undefined}
                 />
               </ol>

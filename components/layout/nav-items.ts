@@ -1,4 +1,4 @@
-import { Bot, ChartColumn, Database, Inbox, KeyRound, MessagesSquare, Plug, ScrollText, SearchX, Webhook, type LucideIcon } from 'lucide-react'
+import { Bot, Cable, ChartColumn, Database, Inbox, KeyRound, MessagesSquare, Plug, ScrollText, SearchX, Webhook, type LucideIcon } from 'lucide-react'
 
 export interface NavItem {
   href: string
@@ -15,6 +15,7 @@ export const NAV_ITEMS: NavItem[] = [
   { href: '/api-keys', label: 'API keys', icon: KeyRound },
   { href: '/webhooks', label: 'Webhooks', icon: Webhook },
   { href: '/connections', label: 'Connections', icon: Plug },
+  { href: '/connect', label: 'Connect an assistant', icon: Cable },
   { href: '/usage', label: 'Usage', icon: ChartColumn },
   { href: '/audit', label: 'Audit log', icon: ScrollText },
 ]

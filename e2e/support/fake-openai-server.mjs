@@ -2,8 +2,11 @@
 // on 127.0.0.1 only. Tests start it in-process (startFakeOpenAI) or as a process: `node fake-openai-server.mjs PORT`.
 // Embeddings are a hashed bag of words, so texts sharing words are near each other, deterministically.
 // Behaviour is scriptable per test: POST /__control {reply, mode, delayMs, firstTokenDelayMs, embeddingsMode,
-// embeddingsDelayMs, answerFromContext, rewriteReply, rewriteMode, rewriteDelayMs, status}; GET /__requests. Modes:
-// error (HTTP `status`, 500 by default), garbage, hang, drop, drop-mid-stream, hang-mid-stream.
+// embeddingsDelayMs, answerFromContext, rewriteReply, rewriteMode, rewriteDelayMs, status, toolCalls, replyFromTools};
+// GET /__requests. Modes: error (HTTP `status`, 500 by default), garbage, hang, drop, drop-mid-stream, hang-mid-stream.
+// toolCalls [{name, arguments}]: a request that offers tools and carries no tool result yet is answered with those
+// tool calls (streamed or not, as OpenAI sends them); the next one, with the results, is answered as usual, or with
+// the results quoted when replyFromTools is set.
 import http from 'node:http'
 import { createHash } from 'node:crypto'
 
@@ -50,6 +53,21 @@ function answerFromContext(body) {
   if (/No passage of the documents is relevant/.test(system)) return "I don't know: the documents do not cover this."
   const first = system.match(/\[1\] Source: [^\n]*\n([^\n]+)/)?.[1] ?? ''
   return first ? `According to the documents: ${first.split(/(?<=[.!?])\s/)[0]}` : "I don't know."
+}
+
+const toolResults = body => (body.messages ?? []).filter(m => m.role === 'tool').map(m => textOf(m.content))
+const wantsToolCalls = (body, b) => Array.isArray(b.toolCalls) && b.toolCalls.length > 0 && Array.isArray(body.tools) && body.tools.length > 0 && toolResults(body).length === 0
+const replyFromTools = body => `From the tools: ${toolResults(body).join(' | ')}`
+const toolCallsOf = b => b.toolCalls.map((c, i) => ({ id: `call_${i + 1}`, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments ?? {}) } }))
+
+// The tool calls as a stream sends them: the name first, the arguments in pieces
+function sendToolCalls(send, base, calls) {
+  send({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: null }, finish_reason: null }] })
+  for (const [index, call] of calls.entries()) {
+    send({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] }, finish_reason: null }] })
+    for (const piece of splitIntoPieces(call.function.arguments)) send({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ index, function: { arguments: piece } }] }, finish_reason: null }] })
+  }
+  send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] })
 }
 
 // Pieces of a few characters, so a stream arrives in many events
@@ -129,7 +147,7 @@ export async function startFakeOpenAI({ port = 0, host = '127.0.0.1' } = {}) {
       // clientClosed: the caller closed the connection before the answer was complete (an aborted model call)
       res.on('close', () => { if (!res.writableFinished && !record.dropped) record.clientClosed = true })
       const b = { ...behaviour }
-      const reply = b.reply ?? (b.answerFromContext ? answerFromContext(body) : defaultReply(body))
+      const reply = b.replyFromTools && toolResults(body).length ? replyFromTools(body) : (b.reply ?? (b.answerFromContext ? answerFromContext(body) : defaultReply(body)))
       const usage = { prompt_tokens: 42, completion_tokens: reply.length, total_tokens: 42 + reply.length }
       if (b.mode === 'hang') return // never answers: the caller's timeout or abort must end it
       if (b.mode === 'error') return json(b.status ?? 500, { error: { message: 'The model is overloaded (fake)', type: 'server_error' } })
@@ -141,6 +159,17 @@ export async function startFakeOpenAI({ port = 0, host = '127.0.0.1' } = {}) {
       // drop: the connection is closed before any answer, streaming or not
       if (b.mode === 'drop') { record.dropped = true; req.socket.destroy(); return }
       if (b.firstTokenDelayMs) await sleep(b.firstTokenDelayMs)
+      if (wantsToolCalls(body, b)) {
+        const calls = toolCallsOf(b)
+        record.toolCalls = calls
+        const base = { id: 'chatcmpl-fake', created: Math.floor(Date.now() / 1000), model: body.model }
+        if (!body.stream) return json(200, { ...base, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: calls }, finish_reason: 'tool_calls' }], usage })
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' })
+        const send = data => res.write(`data: ${JSON.stringify(data)}\n\n`)
+        sendToolCalls(send, { ...base, object: 'chat.completion.chunk' }, calls)
+        if (body.stream_options?.include_usage) send({ ...base, object: 'chat.completion.chunk', choices: [], usage })
+        return res.end('data: [DONE]\n\n')
+      }
       if (!body.stream) {
         record.firstTokenAt = record.finishedAt = performance.now()
         return json(200, {

@@ -112,5 +112,6 @@ export function mainPages(d: SupportData): [string, string][] {
     ['usage', '/usage'],
     ['inbox', '/conversations'],
     ['gaps', '/gaps'],
+    ['connect an assistant', '/connect'],
   ]
 }

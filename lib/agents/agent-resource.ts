@@ -1,6 +1,7 @@
 import type { AgentResource, PublicAgentResource } from '@/lib/domain/agents'
 import type { Agent } from '@/lib/generated/prisma/client'
 import { resolveAppearance } from './appearance'
+import { storedTools, toolResources } from './tools'
 
 // The Agent resource (lib/domain/agents.ts) from its row.
 
@@ -27,6 +28,7 @@ export function toAgentResource(agent: AgentWithDatastores): AgentResource {
     rewriteQuestions: agent.rewriteQuestions,
     minScore: agent.minScore,
     noAnswerMessage: agent.noAnswerMessage,
+    tools: toolResources(storedTools(agent.tools)),
     createdAt: agent.createdAt.toISOString(),
     updatedAt: agent.updatedAt.toISOString(),
   }

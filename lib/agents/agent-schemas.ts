@@ -6,6 +6,7 @@ import { IdParam } from '@/lib/http/body'
 import { MinScore, QueryFiltersSchema } from '@/lib/datastores/schemas'
 import { AllowedDomainsBody } from './allowed-domains'
 import { AppearanceBody } from './appearance'
+import { AgentToolsBody } from './tools/schemas'
 
 // The bodies of the agent endpoints (spec §2, §4.2-4.4). Unknown fields are ignored (DESIGN.md §4); known ones are
 // range-checked. In the query body a null is taken as "not given", as some Chaindesk clients send nulls.
@@ -56,6 +57,9 @@ export const AgentCreateBody = z.object({
   rewriteQuestions: z.boolean().optional(),
   minScore: MinScore.nullable().optional(),
   noAnswerMessage: z.string().max(2_000).nullable().optional(),
+  // issue 25: HTTP APIs and MCP servers the agent may call; given, the list replaces the stored one (a header sent
+  // as "********" keeps its stored value)
+  tools: AgentToolsBody.optional(),
 })
 export type AgentCreate = z.infer<typeof AgentCreateBody>
 

@@ -5,6 +5,7 @@ import { NotFound } from '@/lib/http/errors'
 import { toAgentResource } from './agent-resource'
 import { mergeAppearance } from './appearance'
 import type { AgentCreate, AgentUpdate } from './agent-schemas'
+import { storedTools, storeTools } from './tools'
 
 // The agent service: every function is scoped to the caller's organization; another tenant's agent is "not found".
 
@@ -34,6 +35,7 @@ export async function createAgent(ctx: TenantContext, input: AgentCreate): Promi
     data: {
       ...agentColumns(input),
       appearance: mergeAppearance({}, input.appearance ?? {}),
+      tools: storeTools(input.tools ?? []) as object[],
       name: input.name,
       description: input.description ?? '',
       organizationId: ctx.organizationId,
@@ -72,6 +74,7 @@ export async function updateAgent(ctx: TenantContext, id: string, input: AgentUp
     data: {
       ...agentColumns(input),
       ...(input.appearance && { appearance: mergeAppearance(stored.appearance, input.appearance) }),
+      ...(input.tools && { tools: storeTools(input.tools, storedTools(stored.tools)) as object[] }),
       ...(input.datastoreIds && {
         datastores: { deleteMany: {}, create: input.datastoreIds.map(datastoreId => ({ datastoreId })) },
       }),

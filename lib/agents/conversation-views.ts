@@ -1,3 +1,4 @@
+import type { ToolCallRecord } from '@/lib/domain/agent-tools'
 import { config } from '@/lib/config'
 import { getPrisma } from '@/lib/db/client'
 import type { Prisma } from '@/lib/generated/prisma/client'
@@ -95,6 +96,7 @@ export async function getConversation(ctx: TenantContext | null, id: string, cha
  * answer's cause is the operator's to read (issue 22): a visitor reads an apology, a stopped answer says so to anyone.
  */
 export function messageResource(m: Prisma.MessageGetPayload<object>, shown: SourcesVisibility, member = true): ConversationMessage {
+  const toolCalls = Array.isArray(m.toolCalls) ? (m.toolCalls as unknown as ToolCallRecord[]) : []
   return {
     id: m.id,
     role: m.role,
@@ -108,6 +110,8 @@ export function messageResource(m: Prisma.MessageGetPayload<object>, shown: Sour
     searchQuery: m.searchQuery,
     topScore: m.topScore,
     noSources: m.noSources,
+    // the organization sees what the agent's tools were asked and answered; a visitor does not (issue 25)
+    ...(member && toolCalls.length ? { toolCalls } : {}),
     createdAt: m.createdAt.toISOString(),
   }
 }

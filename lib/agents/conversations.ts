@@ -1,3 +1,4 @@
+import type { ToolCallRecord } from '@/lib/domain/agent-tools'
 import { randomUUID } from 'node:crypto'
 import { config } from '@/lib/config'
 import { getPrisma } from '@/lib/db/client'
@@ -164,6 +165,8 @@ export async function saveAnswer(
     searchQuery?: string | null
     topScore?: number | null
     noSources?: boolean
+    /** The tool calls made while answering (issue 25). */
+    toolCalls?: ToolCallRecord[]
   },
 ): Promise<string> {
   const prisma = await getPrisma()
@@ -180,6 +183,7 @@ export async function saveAnswer(
         searchQuery: answer.searchQuery ?? null,
         topScore: answer.topScore ?? null,
         noSources: answer.noSources ?? false,
+        toolCalls: (answer.toolCalls ?? []) as object[],
       },
       select: { id: true },
     }),

@@ -1,7 +1,8 @@
+import { stepCountIs, streamText } from 'ai'
 import { phaseTimer, recordModelCall } from '@/lib/metrics/agents'
-import { streamText } from 'ai'
 import { config } from '@/lib/config'
-import { unreachable, type AgentAnswer, type AnswerEvent } from '@/lib/domain/answer-events'
+import type { ToolCallRecord } from '@/lib/domain/agent-tools'
+import { unreachable, type AgentAnswer, type AnswerEvent, type ToolCallStart } from '@/lib/domain/answer-events'
 import { ModelFailed, type ModelError } from '@/lib/domain/errors'
 import { logger } from '@/lib/logger'
 import { startModelDeadline, type ModelDeadline } from './model-deadline'
@@ -9,13 +10,19 @@ import { describeModelFailure } from './model-failure'
 import { recordModelFailure, recordModelSuccess } from './model-health'
 import type { PreparedQuery } from './prepare-query'
 import { settleAnswer, settleFailedAnswer, type ModelTokens } from './query-outcome'
+import { startToolRun, type ToolRun } from './tools/tool-run'
 
 // The model run of a query (spec §4.2, §6; DESIGN.md §7), streamed or not: `answer` pieces as the model writes them,
 // then `endpoint_response` with the stored answer and `done`, or `error` once the failure is stored. A streaming
 // query sends the events as they come; a JSON query is the same run, collected (collectAnswer). The run is stopped
-// when the client goes away (clientSignal) or the model stays silent for AGENT_MODEL_TIMEOUT_SECONDS.
+// when the client goes away (clientSignal) or the model stays silent for AGENT_MODEL_TIMEOUT_SECONDS. An agent with
+// tools (issue 25) runs up to AGENT_MAX_TOOL_STEPS model steps: `tool_call` and `tool_result` events between them.
 
-type ModelPart = { type: 'text'; text: string } | { type: 'usage'; tokens: ModelTokens }
+type ModelPart =
+  | { type: 'text'; text: string }
+  | { type: 'usage'; tokens: ModelTokens }
+  | { type: 'tool_call'; call: ToolCallStart }
+  | { type: 'tool_result'; call: ToolCallStart; error?: unknown }
 
 /** `delivered`: whether the caller gets the pieces as they come (a stream) or only the whole answer (JSON). */
 export async function* runModel(
@@ -28,10 +35,20 @@ export async function* runModel(
   let text = ''
   let tokens: ModelTokens = { promptTokens: 0, completionTokens: 0 }
   let failure: ModelError | null = null
+  let toolRun: ToolRun | undefined
   try {
-    for await (const part of modelParts(query, deadline)) {
+    toolRun = await startToolRun(query.tools, { organizationId: query.organizationId, agentId: query.agentId, conversationId: query.conversationId, signal: deadline.signal })
+    for await (const part of modelParts(query, deadline, toolRun)) {
       if (part.type === 'usage') {
         tokens = part.tokens
+        continue
+      }
+      if (part.type === 'tool_call') {
+        yield { type: 'tool_call', call: part.call }
+        continue
+      }
+      if (part.type === 'tool_result') {
+        yield { type: 'tool_result', call: recordOf(toolRun, part) }
         continue
       }
       // an answer never starts with a line break (a stream's first data line cannot carry one: answer-events.ts)
@@ -45,23 +62,36 @@ export async function* runModel(
     failure = describeModelFailure(error, deadline, text.length > 0)
   } finally {
     deadline.dispose()
+    await toolRun?.close()
   }
   timer.phase('answer')
   recordModelCall(query.model.id, failure ? failure.kind : 'ok', tokens)
-  if (failure) yield* await settleRunFailure(query, text, failure, delivered)
+  const toolCalls = toolRun?.calls ?? []
+  if (failure) yield* await settleRunFailure(query, text, failure, delivered, toolCalls)
   else {
     recordModelSuccess()
-    yield* await settleAnswer(query, text, tokens)
+    yield* await settleAnswer(query, text, tokens, toolCalls)
   }
 }
 
+/** The record of a finished call; a call the SDK refused before running it (an unknown tool, bad input) is recorded here. */
+function recordOf(run: ToolRun, part: Extract<ModelPart, { type: 'tool_result' }>): ToolCallRecord {
+  const found = run.calls.find(c => c.id === part.call.id)
+  if (found) return found
+  const record: ToolCallRecord = { ...part.call, kind: 'http', ok: false, error: String((part.error as Error)?.message ?? part.error ?? 'not run'), durationMs: 0 }
+  run.calls.push(record)
+  return record
+}
+
 /** The model's text pieces and its token usage; throws when the call fails or is stopped. */
-async function* modelParts(query: PreparedQuery, deadline: ModelDeadline): AsyncGenerator<ModelPart, void, undefined> {
+async function* modelParts(query: PreparedQuery, deadline: ModelDeadline, run: ToolRun): AsyncGenerator<ModelPart, void, undefined> {
+  const tools = Object.keys(run.tools).length ? { tools: run.tools, stopWhen: stepCountIs(config().AGENT_MAX_TOOL_STEPS) } : {}
   const result = streamText({
     model: query.model.model,
     system: query.prompt.system,
     messages: query.prompt.messages,
     ...query.settings,
+    ...tools,
     maxRetries: 1,
     abortSignal: deadline.signal,
     onError: () => {}, // errors arrive as parts of fullStream below
@@ -69,6 +99,9 @@ async function* modelParts(query: PreparedQuery, deadline: ModelDeadline): Async
   for await (const part of result.fullStream) {
     deadline.touch()
     if (part.type === 'text-delta' && part.text) yield { type: 'text', text: part.text }
+    else if (part.type === 'tool-call') yield { type: 'tool_call', call: { id: part.toolCallId, tool: part.toolName, arguments: part.input } }
+    else if (part.type === 'tool-result') yield { type: 'tool_result', call: { id: part.toolCallId, tool: part.toolName, arguments: part.input } }
+    else if (part.type === 'tool-error') yield { type: 'tool_result', call: { id: part.toolCallId, tool: part.toolName, arguments: part.input }, error: part.error }
     else if (part.type === 'error') throw part.error
     else if (part.type === 'abort') throw new Error(part.reason ?? 'aborted')
     else if (part.type === 'finish') {
@@ -78,10 +111,10 @@ async function* modelParts(query: PreparedQuery, deadline: ModelDeadline): Async
   if (deadline.cause) throw new Error('stopped')
 }
 
-async function settleRunFailure(query: PreparedQuery, text: string, failure: ModelError, delivered: 'as-it-comes' | 'at-the-end'): Promise<AnswerEvent[]> {
+async function settleRunFailure(query: PreparedQuery, text: string, failure: ModelError, delivered: 'as-it-comes' | 'at-the-end', toolCalls: ToolCallRecord[]): Promise<AnswerEvent[]> {
   logger.warn('agent model call failed', { model: query.model.id, kind: failure.kind, cause: failure.failure, reason: failure.message })
   recordModelFailure(failure.failure, failure.message)
-  await settleFailedAnswer(query, text, failure.message, delivered)
+  await settleFailedAnswer({ ...query, toolCalls }, text, failure.message, delivered)
   return [{ type: 'error', message: failure.message, cause: failure }]
 }
 
@@ -91,6 +124,8 @@ export async function collectAnswer(events: AsyncIterable<AnswerEvent>): Promise
   for await (const event of events) {
     switch (event.type) {
       case 'answer':
+      case 'tool_call':
+      case 'tool_result':
       case 'done':
         break
       case 'endpoint_response':

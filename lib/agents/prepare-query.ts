@@ -11,12 +11,17 @@ import { assemblePrompt, type AssembledPrompt, type PromptSettings } from './pro
 import { settleFailedAnswer, type OpenedQuery } from './query-outcome'
 import { honouredQuery } from './query-overrides'
 import { retrieveForQuestion } from './retrieval'
+import { storedTools, type StoredTool } from './tools'
 
 // Everything that can refuse a query (no model, unknown conversation, usage limit, retrieval) happens here, before
 // any byte of an answer, so that a streaming query is refused with an ordinary JSON error.
 
 /** A query ready for the model: its conversation opened, its question stored, its query counted. */
 export interface PreparedQuery extends OpenedQuery {
+  organizationId: string
+  agentId: string
+  /** The agent's tools (issue 25), offered to the model. */
+  tools: StoredTool[]
   model: ChatModel
   prompt: AssembledPrompt
   settings: {
@@ -59,6 +64,9 @@ export async function prepareQuery(access: AgentAccess, asked: AgentQuery, signa
     })
     const noSources = retrieval.noSources ? { instruction: agent.noAnswerMessage } : undefined
     return {
+      organizationId: access.organizationId,
+      agentId: agent.id,
+      tools: storedTools(agent.tools),
       model,
       prompt: assemblePrompt({ query: body.query, fragments, history, settings: promptSettings(body, agent), noSources }),
       settings: modelSettings(body, agent),

@@ -39,10 +39,15 @@ export async function queryAgent(access: AgentAccess, body: AgentQuery, caller: 
   // shows (the stored answer keeps them all)
   const visitor = await checkQueryVisitor(access, body)
   const asked = visitor.verified ? { ...body, visitorId: visitor.visitorId } : body
-  const prepared = { ...(await prepareQuery(access, asked, caller.signal)), sourcesVisibility: sourcesVisibilityFor(access.member, access.agent.appearance) }
+  const prepared = {
+    ...(await prepareQuery(access, asked, caller.signal)),
+    sourcesVisibility: sourcesVisibilityFor(access.member, access.agent.appearance),
+    showToolCalls: access.member,
+  }
   await markVerifiedConversation(prepared.conversationId, visitor)
-  // a visitor reads a plain apology when the model fails; the organization reads the cause (issue 22)
-  const told = (events: AsyncIterable<AnswerEvent>) => (access.member ? events : apologizeToVisitor(events))
+  // a visitor reads a plain apology when the model fails, and the answer, not what its tools were asked; the
+  // organization reads the cause and the tool calls (issues 22, 25)
+  const told = (events: AsyncIterable<AnswerEvent>) => (access.member ? events : withoutToolEvents(apologizeToVisitor(events)))
   if (body.streaming) {
     return { kind: 'stream', events: told(runModel(prepared, caller.signal, 'as-it-comes')), encoding: streamEncodingOf(body, caller.streamEncoding) }
   }
@@ -59,4 +64,9 @@ async function* apologizeToVisitor(events: AsyncIterable<AnswerEvent>): AsyncGen
     const cause = event.cause instanceof ModelError ? event.cause : undefined
     yield { type: 'error', message: VISITOR_APOLOGY, cause: cause?.kind === 'timeout' ? new ModelTimeout(VISITOR_APOLOGY, cause.failure) : new ModelFailed(VISITOR_APOLOGY, cause?.failure) }
   }
+}
+
+/** A visitor of a public agent reads the answer, not what the agent's tools were asked and answered. */
+async function* withoutToolEvents(events: AsyncIterable<AnswerEvent>): AsyncGenerator<AnswerEvent, void, undefined> {
+  for await (const event of events) if (event.type !== 'tool_call' && event.type !== 'tool_result') yield event
 }

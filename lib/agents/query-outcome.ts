@@ -1,3 +1,4 @@
+import type { ToolCallRecord } from '@/lib/domain/agent-tools'
 import type { SourcesVisibility } from '@/lib/domain/agents'
 import type { AgentAnswer, AnswerEvent, AnswerSource } from '@/lib/domain/answer-events'
 import { logger } from '@/lib/logger'
@@ -25,14 +26,24 @@ export interface OpenedQuery {
   retrieval?: RetrievalRecord
   /** How much of the sources the caller sees (a visitor of a public agent: the agent's choice); all when unset. */
   sourcesVisibility?: SourcesVisibility
+  /** Whether the caller sees the tool calls (the agent's organization: yes; a visitor of the public chat: no). */
+  showToolCalls?: boolean
 }
 
 /** Stores the answer and its tokens: the endpoint_response and done events, or an error event when storing fails. */
-export async function settleAnswer(query: OpenedQuery, text: string, tokens: ModelTokens): Promise<AnswerEvent[]> {
+export async function settleAnswer(query: OpenedQuery, text: string, tokens: ModelTokens, toolCalls: ToolCallRecord[] = []): Promise<AnswerEvent[]> {
   try {
-    const messageId = await saveAnswer(query.conversationId, { text, sources: query.sources, ...tokens, ...query.retrieval })
+    const messageId = await saveAnswer(query.conversationId, { text, sources: query.sources, ...tokens, ...query.retrieval, toolCalls })
     await recordModelTokens(query.reservation, tokens)
-    const answer: AgentAnswer = { answer: text, conversationId: query.conversationId, visitorId: query.visitorId, sources: visibleSources(query.sources, query.sourcesVisibility ?? 'full'), messageId }
+    const answer: AgentAnswer = {
+      answer: text,
+      conversationId: query.conversationId,
+      visitorId: query.visitorId,
+      sources: visibleSources(query.sources, query.sourcesVisibility ?? 'full'),
+      messageId,
+      // the agent's organization sees what its tools did; a visitor of the public chat does not
+      ...(toolCalls.length && query.showToolCalls ? { toolCalls } : {}),
+    }
     return [{ type: 'endpoint_response', answer }, { type: 'done' }]
   } catch (error) {
     logger.error('could not store an answer', { conversationId: query.conversationId, error })
@@ -45,13 +56,13 @@ export async function settleAnswer(query: OpenedQuery, text: string, tokens: Mod
  * text was said, or the reply was to be JSON, which a failure replaces with an error).
  */
 export async function settleFailedAnswer(
-  query: Pick<OpenedQuery, 'reservation' | 'sources' | 'retrieval'> & { conversationId?: string },
+  query: Pick<OpenedQuery, 'reservation' | 'sources' | 'retrieval'> & { conversationId?: string; toolCalls?: ToolCallRecord[] },
   text: string,
   reason: string,
   delivered: 'as-it-comes' | 'at-the-end' = 'as-it-comes',
 ): Promise<void> {
   if (query.conversationId) {
-    await saveAnswer(query.conversationId, { text, sources: query.sources, ...query.retrieval, error: reason.slice(0, 500) }).catch(error =>
+    await saveAnswer(query.conversationId, { text, sources: query.sources, ...query.retrieval, toolCalls: query.toolCalls, error: reason.slice(0, 500) }).catch(error =>
       logger.error('could not store a failed answer', { conversationId: query.conversationId, error }),
     )
   }

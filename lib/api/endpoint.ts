@@ -9,6 +9,9 @@ import { recordAudit } from '@/lib/audit/record'
 import { clientAddress, requestIdOf, toErrorResponse } from '@/lib/http/route'
 import { withLogContext } from '@/lib/logger'
 import { metrics, statusClass } from '@/lib/metrics/registry'
+import { checkRawResponse, checkResponse, validating } from './response-check'
+
+export { UndocumentedResponse, validatedEndpoints } from './response-check'
 
 // One declaration per endpoint (DESIGN.md §9, STYLE.md): its route file says, per method, what it is for, who may
 // call it, what it takes and what it answers, with the handler. The wrapper authenticates, parses, calls and answers;
@@ -76,6 +79,11 @@ export interface Declaration<A extends Access = Access, QS extends Schema = Sche
   /** The endpoint may answer an event stream instead of `response` (the agent query with `streaming: true`). */
   stream?: string
   download?: Download
+  /**
+   * The answer is written by a protocol's own library (the MCP transport), as a raw response: what the document says
+   * of it. Its JSON successes are still checked against `response` in tests.
+   */
+  protocol?: string
   status?: 200 | 201 | 202
   /** Chaindesk's other paths for this operation (proxy.ts rewrites them here). */
   aliases?: string[]
@@ -151,29 +159,6 @@ function isReply(value: unknown): value is Reply<unknown> {
   return typeof value === 'object' && value !== null && REPLY in value
 }
 
-// Tests set API_VALIDATE_RESPONSES=1: every JSON success is then checked against its declared schema, strictly, so
-// a field a handler adds without documenting it fails the test that made the request (tests/api/contracts.test.ts)
-const validating = () => process.env.API_VALIDATE_RESPONSES === '1'
-const validated = ((globalThis as { __validatedEndpoints?: Set<string> }).__validatedEndpoints ??= new Set<string>())
-
-/** The endpoints whose JSON success was validated against its schema in this process (tests read it). */
-export function validatedEndpoints(): ReadonlySet<string> {
-  return validated
-}
-
-export class UndocumentedResponse extends Error {}
-
-function checkResponse(contract: Contract, status: number, body: unknown): void {
-  const key = `${contract.method} ${contract.path}`
-  if (!contract.response) throw new UndocumentedResponse(`${key} answered JSON but declares no response schema`)
-  const json = body === undefined ? undefined : JSON.parse(JSON.stringify(body))
-  const parsed = contract.response.safeParse(json)
-  if (!parsed.success) {
-    throw new UndocumentedResponse(`${key} answered ${status} with a body its response schema refuses: ${z.prettifyError(parsed.error)}`)
-  }
-  validated.add(key)
-}
-
 function handle(method: Method, path: string, declaration: Declaration<any, any, any, any>): RouteHandler {
   const contract = { ...declaration, method, path } as Contract
   return async (req, context) => {
@@ -199,7 +184,7 @@ async function answer(contract: Contract, req: Request, { params }: RouteContext
     if (contract.body) input.body = contract.bodyOptional ? await parseOptionalJson(req, contract.body) : await parseJson(req, contract.body)
     const result = await contract.handler(input as never)
     if (result instanceof Response) {
-      if (validating()) checkRawResponse(contract, result)
+      if (validating()) await checkRawResponse(contract, result)
       return result
     }
     const status = isReply(result) ? result.status : (contract.status ?? 200)
@@ -222,11 +207,6 @@ async function audit(contract: Contract, ctx: TenantContext, params: Record<stri
   await recordAudit(ctx, { action: change.action, target: { type: change.targetType, id, name }, ...request })
 }
 
-function checkRawResponse(contract: Contract, res: Response): void {
-  const key = `${contract.method} ${contract.path}`
-  if (!contract.stream && !contract.download) throw new UndocumentedResponse(`${key} answered a raw response but declares neither stream nor download`)
-  if (contract.stream && !contract.download && res.headers.get('content-type') !== 'text/event-stream') throw new UndocumentedResponse(`${key} answered a raw response that is not its event stream`)
-}
 
 /**
  * A route file's exports: each declared method wrapped, a JSON 405 for every other, so that

@@ -4,7 +4,7 @@ import type { AuditEntryResource } from '@/lib/domain/audit'
 import type { TenantContext } from '@/lib/domain/tenant'
 import { IdParam } from '@/lib/http/body'
 import { afterCursor, decodePageCursor, encodePageCursor } from '@/lib/http/page-cursor'
-import { csvField } from '@/lib/inbox/export'
+import { csvField } from '@/lib/csv'
 
 // Reading the audit log (GET /api/audit-log, its CSV export): newest first, filtered by actor (an email, a key's name
 // or an id), action (exact, or a prefix ending in "." such as "datastore."), and a time range.

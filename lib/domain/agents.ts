@@ -2,6 +2,7 @@
 // enums spell them (prisma/schema.prisma). Each resource is a zod schema (the response of its endpoints, the
 // OpenAPI document's component) with its TypeScript type inferred; the dashboard's components read the types.
 import { z } from 'zod'
+import { AgentToolResource, ToolCallRecord } from './agent-tools'
 import { AnswerSource } from './answer-events'
 import { AGENT_MODEL_NAMES } from './models'
 
@@ -62,6 +63,7 @@ export const AgentResource = z
     rewriteQuestions: z.boolean().describe('Follow-ups are rewritten into standalone search queries before retrieval'),
     minScore: z.number().min(0).max(1).nullable().describe('Relevance floor: fragments scoring below it are not given to the model; null: none'),
     noAnswerMessage: z.string().nullable().describe('Instruction given to the model when nothing clears the floor; null: a built-in one'),
+    tools: z.array(AgentToolResource).describe('What the agent may call while it answers: HTTP APIs and MCP servers (header values masked)'),
     createdAt: time,
     updatedAt: time,
   })
@@ -119,6 +121,7 @@ export const ConversationMessage = z
     searchQuery: z.string().nullable().describe("An answer's search: a follow-up's standalone rewrite, else the question"),
     topScore: z.number().nullable().describe("The best fragment's score before the floor"),
     noSources: z.boolean().describe('True when the agent reads datastores and nothing cleared its floor'),
+    toolCalls: z.array(ToolCallRecord).optional().describe("The agent's tool calls for this answer (issue 25); shown to its organization only"),
     createdAt: time,
   })
   .meta({ id: 'ConversationMessage' })

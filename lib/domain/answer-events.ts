@@ -2,6 +2,7 @@
 // vocabulary for the server that writes the stream and for every client that reads it (the dashboard's chat, the
 // tests, the benchmark): an event is spelled on the wire here and nowhere else.
 import { z } from 'zod'
+import { ToolCallRecord } from './agent-tools'
 
 /** A source as stored with an answer and returned to callers: the spec's fragment fields. */
 export const AnswerSource = z.strictObject({
@@ -15,7 +16,14 @@ export type AnswerSource = z.infer<typeof AnswerSource>
 
 /** The non-streaming answer; a stream's `endpoint_response` carries the same object. */
 export const AgentAnswer = z
-  .strictObject({ answer: z.string(), conversationId: z.string(), visitorId: z.string(), sources: z.array(AnswerSource), messageId: z.string() })
+  .strictObject({
+    answer: z.string(),
+    conversationId: z.string(),
+    visitorId: z.string(),
+    sources: z.array(AnswerSource),
+    messageId: z.string(),
+    toolCalls: z.array(ToolCallRecord).optional().describe("The agent's tool calls for this answer (issue 25), when it made any"),
+  })
   .meta({ id: 'AgentAnswer' })
 export type AgentAnswer = z.infer<typeof AgentAnswer>
 
@@ -30,6 +38,10 @@ export const ANSWER_STREAM_DESCRIPTION = [
   "Chaindesk's own: each answer and endpoint_response payload percent-encoded (encodeURIComponent) on one `data:` line,",
   "the markers raw. It is served when the body carries `channel` (Chaindesk's widget and dashboard send it), or when",
   'asked with the body field `streamEncoding` or the query parameter `?streamEncoding=` (which win).',
+  '',
+  'An agent with tools: in the default encoding, `event: tool_call` (JSON: id, tool, arguments) when the model calls one',
+  'and `event: tool_result` (JSON: the ToolCall record, with its result or error and duration) when it answers; the',
+  "`chaindesk` encoding leaves them out (Chaindesk's clients know only its own events).",
 ].join('\n')
 
 /**
@@ -41,6 +53,10 @@ export const STOPPED_MESSAGE = 'Stopped before the answer was complete'
 export type AnswerEvent =
   /** A piece of the answer's text; the pieces concatenate to the answer. */
   | { type: 'answer'; text: string }
+  /** The model called one of the agent's tools (issue 25); not sent in Chaindesk's encoding. */
+  | { type: 'tool_call'; call: ToolCallStart }
+  /** The tool answered, or failed (the model was told the error); not sent in Chaindesk's encoding. */
+  | { type: 'tool_result'; call: ToolCallRecord }
   /** The whole answer, once it is stored. */
   | { type: 'endpoint_response'; answer: AgentAnswer }
   /** The end of a stream that answered. */
@@ -50,6 +66,13 @@ export type AnswerEvent =
    * ModelFailed, a storage error): it is not sent, so a decoded event has none.
    */
   | { type: 'error'; message: string; cause?: Error }
+
+/** A tool call as it starts: which tool, with what. */
+export interface ToolCallStart {
+  id: string
+  tool: string
+  arguments: unknown
+}
 
 /** One server-sent event (https://html.spec.whatwg.org/multipage/server-sent-events.html). */
 export interface SseEvent {
@@ -90,6 +113,9 @@ function toSseEvent(event: AnswerEvent): SseEvent {
       return { event: 'answer', data: event.text }
     case 'endpoint_response':
       return { event: 'endpoint_response', data: JSON.stringify(event.answer) }
+    case 'tool_call':
+    case 'tool_result':
+      return { event: event.type, data: JSON.stringify(event.call) }
     case 'done':
       return { data: DONE }
     case 'error':
@@ -111,6 +137,7 @@ export type AnswerEncoding = (typeof ANSWER_ENCODINGS)[number]
 export function encodeAnswerEvent(event: AnswerEvent, encoding: AnswerEncoding = 'sse'): string {
   const sse = toSseEvent(event)
   if (encoding === 'chaindesk') {
+    if (event.type === 'tool_call' || event.type === 'tool_result') return ''
     if (event.type === 'error') return encodeSseEvent({ data: `${ERROR}${event.message.replace(LINE_BREAKS, ' ')}` })
     if (sse.event !== undefined) return encodeSseEvent({ event: sse.event, data: encodeURIComponent(sse.data) })
   }
@@ -178,6 +205,8 @@ const READ: { [T in NamedEvent['type']]: (data: string) => Extract<AnswerEvent, 
   answer: text => ({ type: 'answer', text }),
   // throws a SyntaxError when the data is not JSON
   endpoint_response: data => ({ type: 'endpoint_response', answer: JSON.parse(data) as AgentAnswer }),
+  tool_call: data => ({ type: 'tool_call', call: JSON.parse(data) as ToolCallStart }),
+  tool_result: data => ({ type: 'tool_result', call: JSON.parse(data) as ToolCallRecord }),
 }
 
 const isNamed = (name: string): name is NamedEvent['type'] => Object.hasOwn(READ, name)

@@ -1,5 +1,6 @@
 import type { TenantContext } from '@/lib/domain/tenant'
 import { votesOf } from '@/lib/feedback/feedback'
+import { csvField } from '@/lib/csv'
 import type { InboxFilters } from './filters'
 import { listInbox } from './list'
 import { loadMessages, toReviewed } from './review'
@@ -21,17 +22,7 @@ export const CSV_COLUMNS = [
 
 // OWASP's rule against CSV injection (issue 22): a spreadsheet runs a cell starting with these as a formula, so a
 // visitor's question "=HYPERLINK(…)" would be live in the export. Text starting with one gets a leading "'".
-const FORMULA_START = /^[=+\-@\t\r]/
 
-/**
- * RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled. Text that a spreadsheet would take
- * for a formula is prefixed with "'"; numbers are written as they are.
- */
-export function csvField(value: unknown): string {
-  let s = value === null || value === undefined ? '' : String(value)
-  if (typeof value === 'string' && FORMULA_START.test(s)) s = `'${s}`
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s
-}
 
 function csvRow(c: InboxConversation, m: ReviewedMessage): string {
   const sources = [...new Set(m.sources.map(s => s.source || s.datasource_name))].join(' | ')

@@ -71,6 +71,7 @@ function requestBody(c: Contract, components: Record<string, Json>): Json | unde
 function success(c: Contract, components: Record<string, Json>): Json {
   if (c.download) return { description: c.download.description, content: Object.fromEntries(c.download.mediaTypes.map(t => [t, { schema: { type: 'string', format: 'binary' } }])) }
   const json = { 'application/json': { schema: c.response ? jsonSchema(c.response, 'output', components) : {} } }
+  if (c.protocol) return { description: `The ${c.protocol.toUpperCase()} response (JSON-RPC); 202 without a body for notifications alone`, content: json }
   if (!c.stream) return { description: 'Success', content: json }
   return { description: 'JSON, or with `streaming: true` an event stream', content: { ...json, 'text/event-stream': { schema: { type: 'string' }, description: c.stream } } }
 }

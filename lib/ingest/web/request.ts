@@ -35,7 +35,7 @@ export interface RequestOptions {
   maxBytes: number
   timeoutMs: number
   signal?: AbortSignal
-  method?: 'GET' | 'POST'
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
   /** Sent with the defaults (user-agent, accept…), overriding them. */
   headers?: Record<string, string>
   body?: string
@@ -74,6 +74,11 @@ async function vettedAddress(hostname: string, allowPrivate = false): Promise<{ 
     }
   }
   return addresses.find(a => a.family === 4) ?? addresses[0]
+}
+
+/** Throws RefusedUrl when the host is (or resolves to) a private address and those are not allowed. */
+export async function checkHost(hostname: string, allowPrivate = false): Promise<void> {
+  await vettedAddress(hostname, allowPrivate)
 }
 
 /** One request to the checked address of `url` (redirects are the caller's), with a timeout and a size cap. */

@@ -28,6 +28,8 @@ export interface EndpointSpec {
   query?: Record<string, string>
   /** Removes what it names: each request gets a fresh resource. */
   destructive?: boolean
+  /** A protocol's endpoint (MCP): a JSON-RPC notification alone is acknowledged with a 202 and no body. */
+  protocol?: string
 }
 
 /** Route files outside the service's API (not in the registry), with the reason. */
@@ -48,6 +50,11 @@ const AGENT_FIELDS = (w: TenantWorld) => ({
   promptType: 'raw',
   promptTemplate: '{query}',
   datastoreIds: [w.datastoreId],
+  // issue 25: loopback addresses, refused when called (TOOLS_ALLOW_PRIVATE_HOSTS is off): nothing leaves the machine
+  tools: [
+    { type: 'http', name: 'get_order', description: 'An order', method: 'GET', url: 'http://127.0.0.1:9/orders/{id}', headers: { 'X-Api-Key': 'k' }, parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } },
+    { type: 'mcp', name: 'stock', url: 'http://127.0.0.1:9/mcp', allowedTools: ['check_stock'] },
+  ],
 })
 
 type Example = Pick<EndpointSpec, 'valid' | 'validForm' | 'query'>
@@ -112,6 +119,8 @@ export const EXAMPLES: Record<string, Example> = {
   'GET /api/gaps': { query: { agentId: 'x', limit: '10' } },
   'POST /api/gaps/dismiss': { valid: w => ({ messageIds: [w.answerId] }) },
   'POST /api/gaps/answer': { valid: w => ({ messageIds: [w.answerId], datastoreId: w.datastoreId, question: 'What is the warranty?', answer: 'Two years.' }) },
+  // the MCP server (issue 25): a JSON-RPC call of one of its tools
+  'POST /api/mcp': { valid: w => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_datastore', arguments: { datastoreId: w.datastoreId, query: 'warranty' } } }) },
   'GET /api/usage/daily': { query: { days: '7', agentId: 'x', channel: 'website' } },
 }
 
@@ -148,7 +157,7 @@ function specOf(c: Contract): EndpointSpec {
   // a conversation's anonymous reader is a public agent's visitor: the world's conversation is a private agent's
   const auth = c.access === 'public' ? 'none' : c.access.anonymous === 'agent' ? 'agent' : 'key'
   const body = c.form ?? (c.body ? (c.bodyOptional ? 'optional-json' : 'json') : 'none')
-  return { file: fileOf(c.path), method: c.method, params: idKinds(c.path), auth, body, destructive: c.method === 'DELETE', ...EXAMPLES[`${c.method} ${c.path}`] }
+  return { file: fileOf(c.path), method: c.method, params: idKinds(c.path), auth, body, destructive: c.method === 'DELETE', protocol: c.protocol, ...EXAMPLES[`${c.method} ${c.path}`] }
 }
 
 export const ENDPOINTS: EndpointSpec[] = [

@@ -133,6 +133,8 @@ export async function probeEndpoint(spec: EndpointSpec, probe: Probe, own: Tenan
     // a download: the stored original, as uploaded
   } else if (answer.contentType.startsWith('text/csv')) {
     if (!answer.text.includes(',')) throw new Error(`a CSV without its header: ${where}`)
+  } else if (spec.protocol && answer.status === 202 && answer.text === '') {
+    // a JSON-RPC notification (a message without an id): acknowledged, nothing to answer
   } else if (answer.json === undefined) {
     throw new Error(`a ${answer.status} that is not JSON: ${where}`)
   }

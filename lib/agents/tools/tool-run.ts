@@ -1,0 +1,54 @@
+import { dynamicTool, jsonSchema, type ToolSet } from 'ai'
+import type { ToolCallRecord } from '@/lib/domain/agent-tools'
+import { logger } from '@/lib/logger'
+import { offeredTools, type StoredTool } from './index'
+import type { OfferedTool, ToolContext } from './kind'
+
+// The agent's tools for one answer, as the `ai` SDK's tool calling takes them (lib/agents/model-run.ts). Each call
+// is recorded (tool, arguments, result or error, duration) for the stored answer and the stream; a call that fails,
+// times out or is refused becomes an error result the model reads and answers around, never a failed request.
+
+export interface ToolRun {
+  tools: ToolSet
+  /** The calls made so far, in the order they finished. */
+  calls: ToolCallRecord[]
+  /** Ends what the tools opened (MCP sessions). */
+  close: () => Promise<void>
+}
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error))
+
+function recorded(offer: OfferedTool, calls: ToolCallRecord[], fallback: AbortSignal) {
+  return dynamicTool({
+    description: offer.description,
+    inputSchema: jsonSchema(offer.inputSchema as Parameters<typeof jsonSchema>[0]),
+    execute: async (input, { toolCallId, abortSignal }) => {
+      const args = (input ?? {}) as Record<string, unknown>
+      const started = performance.now()
+      const base = { id: toolCallId, tool: offer.name, kind: offer.kind, arguments: args }
+      try {
+        const result = await offer.call(args, abortSignal ?? fallback)
+        calls.push({ ...base, ok: true, result, durationMs: Math.round(performance.now() - started) })
+        return result
+      } catch (error) {
+        calls.push({ ...base, ok: false, error: message(error), durationMs: Math.round(performance.now() - started) })
+        logger.warn('an agent tool call failed', { tool: offer.name, kind: offer.kind, reason: message(error) })
+        return `Error: the tool failed: ${message(error)}`
+      }
+    },
+  })
+}
+
+/** The tools of one answer; none when the agent has none (the model is then called without tools). */
+export async function startToolRun(stored: StoredTool[], context: Omit<ToolContext, 'defer'>): Promise<ToolRun> {
+  const cleanups: (() => Promise<void>)[] = []
+  const calls: ToolCallRecord[] = []
+  const offers = stored.length ? await offeredTools(stored, { ...context, defer: cleanup => void cleanups.push(cleanup) }) : []
+  return {
+    tools: Object.fromEntries(offers.map(offer => [offer.name, recorded(offer, calls, context.signal)])),
+    calls,
+    close: async () => {
+      await Promise.all(cleanups.map(c => c().catch(error => logger.warn('could not close an agent tool', { reason: message(error) }))))
+    },
+  }
+}
