@@ -37,6 +37,9 @@ const CASES: Record<keyof typeof APPEARANCE_DEFAULTS, { valid: unknown; invalid:
   suggestedQuestions: { valid: ['One?', 'Two?', 'Three?', 'Four?'], invalid: [['1', '2', '3', '4', '5'], [''], ['x'.repeat(201)], 'one'] },
   sourcesVisibility: { valid: 'full', invalid: ['some', null] },
   pageTitle: { valid: 'Help', invalid: ['x'.repeat(121), 7] },
+  humanHandoff: { valid: false, invalid: ['yes', null] },
+  markResolved: { valid: false, invalid: [1, null] },
+  handoffMessage: { valid: 'Someone will answer soon.', invalid: ['', 'x'.repeat(501), null] },
 }
 
 describe('an agent’s theme', () => {
@@ -53,6 +56,9 @@ describe('an agent’s theme', () => {
       suggestedQuestions: [],
       sourcesVisibility: 'titles',
       pageTitle: null,
+      humanHandoff: true,
+      markResolved: true,
+      handoffMessage: 'A person from the team has this conversation and will reply here shortly.',
     })
     expect(agent.allowedDomains).toEqual([])
     expect(agent.requireSignedVisitors).toBe(false)

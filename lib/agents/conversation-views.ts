@@ -26,10 +26,11 @@ type ConversationRow = Prisma.ConversationGetPayload<object>
 /** Chaindesk's name of a message's role. */
 const fromOf = (role: 'user' | 'assistant') => (role === 'user' ? 'human' : 'agent')
 
-/** What every view of a conversation shows of it. */
-function conversationFields(c: ConversationRow, messageCount: number) {
-  const { id, agentId, visitorId, verifiedVisitorId, channel, title } = c
-  return { id, agentId, visitorId, verifiedVisitorId, channel, title, messageCount, createdAt: c.createdAt.toISOString(), updatedAt: c.updatedAt.toISOString() }
+/** What every view of a conversation shows of it; whom it is assigned to only to its organization (issue 23). */
+function conversationFields(c: ConversationRow, messageCount: number, member = true) {
+  const { id, agentId, visitorId, verifiedVisitorId, channel, title, status, isAiEnabled, priority } = c
+  const support = { status, isAiEnabled, priority, assigneeId: member ? c.assigneeId : null, resolvedAt: c.resolvedAt?.toISOString() ?? null }
+  return { id, agentId, visitorId, verifiedVisitorId, channel, title, messageCount, createdAt: c.createdAt.toISOString(), updatedAt: c.updatedAt.toISOString(), ...support }
 }
 
 function toSummary(c: SummaryRow): ConversationSummary {
@@ -75,10 +76,10 @@ export async function getConversation(ctx: TenantContext | null, id: string, cha
     ...(newestFirst ? { take: CHAINDESK_PAGE, ...(chaindeskCursor ? { cursor: { id: chaindeskCursor }, skip: 1 } : {}) } : {}),
   })
   const count = newestFirst ? await prisma.message.count({ where: { conversationId: c.id } }) : messages.length
+  const lead = await prisma.lead.findFirst({ where: { conversationId: c.id }, orderBy: { createdAt: 'desc' }, select: { email: true } })
   return {
-    ...conversationFields(c, count),
-    isAiEnabled: true,
-    status: 'UNRESOLVED',
+    ...conversationFields(c, count, member),
+    lead,
     // a visitor sees the sources the agent shows (issue 14)
     messages: messages.map(m => toMessage(m, sourcesVisibilityFor(member, c.agent.appearance))),
   }
@@ -97,6 +98,7 @@ function toMessage(m: Prisma.MessageGetPayload<object>, shown: SourcesVisibility
     searchQuery: m.searchQuery,
     topScore: m.topScore,
     noSources: m.noSources,
+    operatorName: m.operatorName,
     createdAt: m.createdAt.toISOString(),
   }
 }

@@ -3,6 +3,7 @@
 import { z } from 'zod'
 import { ConversationSummary } from './agents'
 import { AnswerSource } from './answer-events'
+import { ConversationEventResource } from './support'
 
 const time = z.iso.datetime()
 
@@ -22,7 +23,11 @@ export const InboxConversation = ConversationSummary.extend({
 }).meta({ id: 'InboxConversation' })
 export type InboxConversation = z.infer<typeof InboxConversation>
 
-export const InboxPage = z.strictObject({ items: z.array(InboxConversation), nextCursor: z.string().nullable() })
+/** Conversations by status under the page's other filters: the inbox's tabs (issue 23). */
+export const InboxCounts = z.strictObject({ all: z.number().int(), UNRESOLVED: z.number().int(), HUMAN_REQUESTED: z.number().int(), RESOLVED: z.number().int() })
+export type InboxCounts = z.infer<typeof InboxCounts>
+
+export const InboxPage = z.strictObject({ items: z.array(InboxConversation), counts: InboxCounts, nextCursor: z.string().nullable() })
 export type InboxPage = z.infer<typeof InboxPage>
 
 /** A message as the inbox shows it: with its retrieval record and the votes it received. */
@@ -38,11 +43,17 @@ export const ReviewedMessage = z.strictObject({
   topScore: z.number().nullable(),
   noSources: z.boolean(),
   votes: Votes.extend({ comments: z.array(z.string()) }),
+  operatorName: z.string().nullable().describe("An operator's reply: who wrote it"),
   createdAt: time,
 })
 export type ReviewedMessage = z.infer<typeof ReviewedMessage>
 
-export const ReviewedConversation = InboxConversation.omit({ lastMessage: true }).extend({ messages: z.array(ReviewedMessage) })
+export const ReviewedConversation = InboxConversation.omit({ lastMessage: true }).extend({
+  messages: z.array(ReviewedMessage),
+  /** The support workflow (issue 23): its changes of state, who made them, when; the emails the visitor left. */
+  events: z.array(ConversationEventResource),
+  leads: z.array(z.string()),
+})
 export type ReviewedConversation = z.infer<typeof ReviewedConversation>
 
 /** A vote as the API answers it. */
