@@ -3,6 +3,7 @@
 // file is missing here. The OpenAPI document, the typed client of the dashboard and the hardening matrix read it.
 import type { Contract, EndpointHandler, Method } from '@/lib/api/endpoint'
 import { METHODS } from '@/lib/api/endpoint'
+import * as agentsIdCapture from './agents/[id]/capture/route'
 import * as agentsIdConversations from './agents/[id]/conversations/route'
 import * as agentsIdQuery from './agents/[id]/query/route'
 import * as agentsId from './agents/[id]/route'
@@ -11,6 +12,7 @@ import * as agents from './agents/route'
 import * as apiKeysId from './api-keys/[id]/route'
 import * as apiKeys from './api-keys/route'
 import * as conversationsIdMessagesMessageIdFeedback from './conversations/[id]/messages/[messageId]/feedback/route'
+import * as conversationsIdMessage from './conversations/[id]/message/route'
 import * as conversationsIdMessages from './conversations/[id]/messages/route'
 import * as conversationsId from './conversations/[id]/route'
 import * as conversationsEvalAnswer from './conversations/eval-answer/route'
@@ -33,6 +35,8 @@ import * as gapsAnswer from './gaps/answer/route'
 import * as gapsDismiss from './gaps/dismiss/route'
 import * as gaps from './gaps/route'
 import * as health from './health/route'
+import * as leadsExport from './leads/export/route'
+import * as leads from './leads/route'
 import * as queryDatastoreId from './query/[datastoreId]/route'
 import * as usageDaily from './usage/daily/route'
 import * as usage from './usage/route'
@@ -43,6 +47,7 @@ import * as webhooks from './webhooks/route'
 import * as openapi from './openapi.json/route'
 
 export const ROUTE_MODULES = [
+  agentsIdCapture,
   agentsIdConversations,
   agentsIdQuery,
   agentsId,
@@ -51,6 +56,7 @@ export const ROUTE_MODULES = [
   apiKeysId,
   apiKeys,
   conversationsIdMessagesMessageIdFeedback,
+  conversationsIdMessage,
   conversationsIdMessages,
   conversationsId,
   conversationsEvalAnswer,
@@ -73,6 +79,8 @@ export const ROUTE_MODULES = [
   gapsDismiss,
   gaps,
   health,
+  leadsExport,
+  leads,
   queryDatastoreId,
   usageDaily,
   usage,
