@@ -24,6 +24,9 @@ const THEMED = {
   suggestedQuestions: ['How long is the warranty?', 'Where is the descaler?'],
   sourcesVisibility: 'none',
   pageTitle: 'Kettle support',
+  humanHandoff: false,
+  markResolved: false,
+  handoffMessage: 'Someone from the kettle team will answer here.',
 }
 
 // one valid value and the invalid ones of each field
