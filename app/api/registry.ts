@@ -37,6 +37,7 @@ import * as gaps from './gaps/route'
 import * as health from './health/route'
 import * as leadsExport from './leads/export/route'
 import * as leads from './leads/route'
+import * as members from './members/route'
 import * as queryDatastoreId from './query/[datastoreId]/route'
 import * as usageDaily from './usage/daily/route'
 import * as usage from './usage/route'
@@ -81,6 +82,7 @@ export const ROUTE_MODULES = [
   health,
   leadsExport,
   leads,
+  members,
   queryDatastoreId,
   usageDaily,
   usage,

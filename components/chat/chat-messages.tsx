@@ -17,6 +17,8 @@ export interface DisplayMessage {
   error?: string | null
   /** The server's id of the message (votes need it); absent until the answer is stored. */
   messageId?: string
+  /** An operator's reply (issue 23): the person who wrote it, shown above the text. */
+  operatorName?: string | null
 }
 
 const isHttp = (s: string) => /^https?:\/\//i.test(s)
@@ -120,6 +122,11 @@ export function MessageBubble({ message, actions }: { message: DisplayMessage; a
     <li className="flex gap-2" data-testid="assistant-message" data-status={message.status ?? 'done'}>
       <Avatar role="assistant" />
       <div className="min-w-0 max-w-[85%] rounded-2xl rounded-bl-sm border bg-card px-3.5 py-2">
+        {message.operatorName && (
+          <p className="mb-0.5 text-xs font-medium text-muted-foreground" data-testid="operator-name">
+            {message.operatorName} · from the team
+          </p>
+        )}
         {message.text ? (
           <div data-testid="answer-text" aria-busy={streaming}>
             <Markdown>{message.text}</Markdown>

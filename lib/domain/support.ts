@@ -56,3 +56,9 @@ export const AppendedMessage = z
   })
   .meta({ id: 'AppendedMessage' })
 export type AppendedMessage = z.infer<typeof AppendedMessage>
+
+/** A member of the organization, as the inbox offers them to assign a conversation to. */
+export const MemberResource = z
+  .strictObject({ id: z.string(), name: z.string().nullable(), email: z.string(), role: z.string() })
+  .meta({ id: 'Member' })
+export type MemberResource = z.infer<typeof MemberResource>
