@@ -50,3 +50,17 @@ export function postFeedback(
   const path = `/api/conversations/${encodeURIComponent(target.conversationId)}/messages/${encodeURIComponent(target.messageId)}/feedback`
   return apiFetch(path, { method: 'POST', json: body, credentials })
 }
+
+/** The support workflow (issue 23), as the visitor calls it (no cookies): ask for a person, or say it is resolved. */
+export function patchConversationStatus(conversationId: string, status: 'HUMAN_REQUESTED' | 'RESOLVED'): Promise<unknown> {
+  return apiFetch(`/api/conversations/${encodeURIComponent(conversationId)}`, { method: 'PATCH', json: { status }, credentials: 'omit' })
+}
+
+/** The visitor's message to the person who has the conversation (the model is not asked). */
+export function postVisitorMessage(conversationId: string, body: { message: string; visitorId?: string }): Promise<unknown> {
+  return apiFetch(`/api/conversations/${encodeURIComponent(conversationId)}/message`, {
+    method: 'POST',
+    json: { ...body, from: 'human', channel: 'website' },
+    credentials: 'omit',
+  })
+}

@@ -13,6 +13,8 @@ export interface ChatMessage {
   error?: string
   /** The stored message's id (an answer's, from the server), once known. */
   messageId?: string
+  /** An operator's reply (issue 23): who wrote it. */
+  operatorName?: string
 }
 
 /** A signed visitor identity (issue 14), passed with every question. */
