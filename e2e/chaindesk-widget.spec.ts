@@ -61,6 +61,9 @@ test("Chaindesk's widget on another site: a public agent answers, the conversati
     expect(first.conversationId).toEqual(expect.any(String)) // minted by the widget: adopted
     expect((await queries[0].response())!.headers()['content-type']).toBe('text/event-stream')
 
+    // the widget reads its conversation back once the first answer names it, and replaces what it shows with what
+    // it read: a read still on its way when the next answer ends would hide that answer (the widget's own race)
+    await page.waitForLoadState('networkidle')
     await fakeModel(request, { reply: 'Still sure.', delayMs: 5 })
     await ask(page, bubble, 'Really?')
     await expect(bubble.locator('.message-agent').filter({ hasText: 'Still sure.' })).toHaveCount(1)

@@ -62,7 +62,10 @@ export async function listConversations(ctx: TenantContext, agentId: string, lim
  */
 export async function getConversation(ctx: TenantContext | null, id: string, chaindeskCursor?: string): Promise<ConversationDetail> {
   const prisma = await getPrisma()
-  const c = await prisma.conversation.findUnique({ where: { id }, include: { agent: { select: { visibility: true, appearance: true } } } })
+  const c = await prisma.conversation.findUnique({
+    where: { id },
+    include: { agent: { select: { visibility: true, appearance: true } }, leads: { orderBy: { createdAt: 'desc' }, take: 1, select: { email: true } } },
+  })
   const member = c !== null && c.organizationId === ctx?.organizationId
   const readable = member || (c?.agent.visibility === 'public' && config().PUBLIC_CONVERSATION_READ)
   if (!c || !readable) {
@@ -76,10 +79,9 @@ export async function getConversation(ctx: TenantContext | null, id: string, cha
     ...(newestFirst ? { take: CHAINDESK_PAGE, ...(chaindeskCursor ? { cursor: { id: chaindeskCursor }, skip: 1 } : {}) } : {}),
   })
   const count = newestFirst ? await prisma.message.count({ where: { conversationId: c.id } }) : messages.length
-  const lead = await prisma.lead.findFirst({ where: { conversationId: c.id }, orderBy: { createdAt: 'desc' }, select: { email: true } })
   return {
     ...conversationFields(c, count, member),
-    lead,
+    lead: c.leads[0] ?? null,
     // a visitor sees the sources the agent shows (issue 14)
     messages: messages.map(m => toMessage(m, sourcesVisibilityFor(member, c.agent.appearance))),
   }
