@@ -63,6 +63,9 @@ const ConfigSchema = z.object({
   // conversation is readable without a key by whoever holds its (unguessable) id, as Chaindesk's widget needs
   CORS_ORIGINS: z.string().default(''),
   PUBLIC_CONVERSATION_READ: flag.default(true),
+  // the support workflow (issue 23): e-mail to the team when a visitor asks for a person or a conversation is resolved
+  SMTP_URL: z.string().optional(),
+  SMTP_FROM: z.string().default('Agent service <no-reply@localhost>'),
 })
 
 export type Config = z.infer<typeof ConfigSchema>

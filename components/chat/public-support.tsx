@@ -29,13 +29,16 @@ export function usePublicSupport({
   restore: (id: string | undefined, messages: ChatMessage[]) => void
 }) {
   const [state, setState] = React.useState<SupportState | null>(null)
+  // a read that comes back after the visitor started another conversation (Resolved, New conversation) is dropped
+  const current = React.useRef(conversationId)
+  current.current = conversationId
   const refresh = React.useCallback(async () => {
     if (!conversationId) return setState(null)
     const c = await fetchPublicConversation(conversationId).catch(() => null)
-    if (!c) return
+    if (!c || current.current !== conversationId) return
     setState({ status: c.status, isAiEnabled: c.isAiEnabled })
     // a person's replies, and what the visitor wrote to them, are read back from the server
-    if (!c.isAiEnabled || c.status === 'HUMAN_REQUESTED') restore(c.id, c.messages.map(toChatMessage))
+    if (c.status !== 'RESOLVED' && (!c.isAiEnabled || c.status === 'HUMAN_REQUESTED')) restore(c.id, c.messages.map(toChatMessage))
   }, [conversationId, restore])
   React.useEffect(() => {
     if (!busy) void refresh()
@@ -60,7 +63,7 @@ export function usePublicSupport({
     async (status: 'HUMAN_REQUESTED' | 'RESOLVED') => {
       if (!conversationId) return
       await patchConversationStatus(conversationId, status)
-      await refresh()
+      if (status !== 'RESOLVED') await refresh()
     },
     [conversationId, refresh],
   )

@@ -40,7 +40,7 @@ export function StatusTabs({ value, onChange, filters }: { value: StatusTab; onC
           >
             {tab.label}
             {count !== undefined && (
-              <span className={cn('rounded-full px-1.5 text-xs tabular-nums', tab.value === 'HUMAN_REQUESTED' && count > 0 ? 'bg-amber-500/20 text-amber-900 dark:text-amber-200' : 'bg-muted')}>
+              <span className={cn('rounded-full px-1.5 text-xs tabular-nums', tab.value === 'HUMAN_REQUESTED' && count > 0 ? 'bg-amber-500/20 text-amber-900 dark:text-amber-200' : 'bg-foreground/10 text-foreground')}>
                 {count}
               </span>
             )}

@@ -3,6 +3,7 @@ import { logger } from '@/lib/logger'
 import { emitEvent } from '@/lib/webhooks'
 import type { SupportActor } from './actor'
 import type { SupportConversation } from './conversation'
+import { mailTeam } from './mail'
 
 // Telling the team (DESIGN.md §11): the webhook events of the support workflow, signed and retried by the worker's
 // delivery lane like every event. Never throws: a change that happened is not undone because nobody could be told.
@@ -12,9 +13,13 @@ export async function announceStatus(c: SupportConversation, actor: SupportActor
   try {
     const data = { conversationId: c.id, agentId: c.agentId, visitorId: c.visitorId, by: actor.type, title: c.title }
     if (c.status === 'HUMAN_REQUESTED') {
-      await emitEvent(c.organizationId, 'conversation.human_requested', { ...data, leadEmail: await leadEmailOf(c.id) })
+      const leadEmail = await leadEmailOf(c.id)
+      await emitEvent(c.organizationId, 'conversation.human_requested', { ...data, leadEmail })
+      void mailTeam(c, leadEmail)
     } else if (c.status === 'RESOLVED') {
       await emitEvent(c.organizationId, 'conversation.resolved', data)
+      // the team is told of what a visitor or the agent resolved; an operator knows what they resolved
+      if (actor.type === 'visitor' || actor.type === 'agent') void mailTeam(c, null)
     }
   } catch (error) {
     logger.error('support event not queued', { conversationId: c.id, status: c.status, error })
