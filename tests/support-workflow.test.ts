@@ -9,7 +9,9 @@ import * as conversationItem from '@/app/api/conversations/[id]/route'
 import * as conversationMessage from '@/app/api/conversations/[id]/message/route'
 import * as reviewRoute from '@/app/api/conversations/[id]/messages/route'
 import * as inbox from '@/app/api/conversations/route'
+import * as leadsExport from '@/app/api/leads/export/route'
 import * as leads from '@/app/api/leads/route'
+import { spreadsheetField } from '@/lib/support/leads'
 import * as webhooks from '@/app/api/webhooks/route'
 import { drainWebhooks } from '@/lib/ingest/background'
 import { verifySignature } from '@/lib/webhooks'
@@ -275,5 +277,20 @@ describe('leads', () => {
     expect(theirs.json.items).toEqual([])
     const otherAgent = await createAgentVia(stranger, { visibility: 'public' })
     expect((await captureLead(otherAgent.id, { visitorEmail: 'x@example.com', conversationId })).status).toBe(404)
+  })
+
+  test('the CSV export lists the leads of the agent asked for, and a value a spreadsheet would run is text', async () => {
+    const { tenant, agent, conversationId, visitorId } = await visitorConversation()
+    await captureLead(agent.id, { visitorEmail: 'ada@example.com', conversationId, visitorId })
+    const res = await call(leadsExport.GET, `/api/leads/export?agentId=${agent.id}`, { headers: tenant.headers })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8')
+    const [header, row, end] = res.text.split('\r\n')
+    expect(header).toBe('email,agent_id,agent_name,conversation_id,visitor_id,created_at')
+    expect(row.startsWith(`ada@example.com,${agent.id},`)).toBe(true)
+    expect(end).toBe('')
+    for (const [value, cell] of [['=HYPERLINK("x")', `"'=HYPERLINK(""x"")"`], ['+1', "'+1"], ['-2', "'-2"], ['@SUM(A1)', "'@SUM(A1)"], ['plain', 'plain']]) {
+      expect(spreadsheetField(value)).toBe(cell)
+    }
   })
 })
