@@ -28,6 +28,8 @@ export async function bootstrap(role: { web: boolean; worker: boolean }): Promis
   const expired = await expireLeasesOfDeadWorkers()
   if (expired > 0) logger.warn('jobs of a worker that stopped mid-sync are queued again', { datasources: expired })
   if (role.worker) {
+    const { logIngestCapabilities } = await import('@/lib/ingest/capabilities')
+    logIngestCapabilities()
     const { startWorker } = await import('@/lib/ingest/worker')
     startWorker({ concurrency: env.WORKER_CONCURRENCY })
   }

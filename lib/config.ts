@@ -31,6 +31,10 @@ const ConfigSchema = z.object({
   LIMIT_AGENT_QUERIES: positiveInt.default(10_000),
   LIMIT_PUBLIC_QUERIES_PER_MINUTE: positiveInt.default(20),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  // a monitor's token: GET /api/metrics (lib/metrics, 404 while unset) and GET /api/health?deep=1's details
+  METRICS_TOKEN: z.string().min(16).optional(),
+  // the audit log (lib/audit): entries older than this are removed by the worker
+  AUDIT_RETENTION_DAYS: positiveInt.default(365),
   // ingestion (lib/ingest): job leases and retries, the web fetcher's bounds
   WORKER_LEASE_SECONDS: positiveInt.default(300),
   WORKER_MAX_ATTEMPTS: positiveInt.default(3),
@@ -38,6 +42,13 @@ const ConfigSchema = z.object({
   CRAWLER_TIMEOUT_SECONDS: positiveInt.default(15),
   CRAWLER_MAX_PAGE_MB: positiveInt.default(5),
   CRAWLER_CONCURRENCY_PER_HOST: positiveInt.default(2),
+  // pages that need JavaScript (lib/ingest/web/render): auto renders a nearly empty app shell when a Chromium is found
+  CRAWLER_RENDER: z.enum(['auto', 'always', 'never']).default('auto'),
+  CRAWLER_RENDER_TIMEOUT_SECONDS: positiveInt.default(20),
+  CHROMIUM_PATH: z.string().optional(),
+  // text recognition (lib/ingest/loaders/ocr): recognitions at once per process, the longest one page may take
+  OCR_CONCURRENCY: positiveInt.default(1),
+  OCR_PAGE_TIMEOUT_SECONDS: positiveInt.default(60),
   // scheduled refreshes (lib/ingest/lifecycle/refresh.ts): how often due ones are queued, over how long they are spread
   REFRESH_CHECK_SECONDS: positiveInt.default(60),
   REFRESH_SPREAD_SECONDS: z.coerce.number().int().min(0).default(600),
@@ -66,6 +77,9 @@ const ConfigSchema = z.object({
   // the support workflow (issue 23): e-mail to the team when a visitor asks for a person or a conversation is resolved
   SMTP_URL: z.string().optional(),
   SMTP_FROM: z.string().default('Agent service <no-reply@localhost>'),
+  // issue 22: the furthest a visitor signature's expiry may lie ahead; a signature valid for longer is refused, so a
+  // leaked one cannot serve for years
+  VISITOR_TOKEN_MAX_DAYS: positiveInt.default(30),
 })
 
 export type Config = z.infer<typeof ConfigSchema>

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { config } from '@/lib/config'
 
 // One JSON line per event on stderr/stdout, so any log collector can parse it. Never pass secrets in `fields`.
@@ -9,13 +10,21 @@ function serialize(value: unknown): unknown {
   return value
 }
 
+// What every line written while serving one request (its id) or running one job (the datasource, the attempt) carries
+const context = new AsyncLocalStorage<Record<string, unknown>>()
+
+/** Runs `fn` with `fields` added to every log line it writes, however deep. */
+export function withLogContext<T>(fields: Record<string, unknown>, fn: () => T): T {
+  return context.run({ ...context.getStore(), ...fields }, fn)
+}
+
 function log(level: Level, message: string, fields: Record<string, unknown> = {}) {
   let threshold: Level = 'info'
   try {
     threshold = config().LOG_LEVEL
   } catch {}
   if (LEVELS[level] < LEVELS[threshold]) return
-  const entry = { time: new Date().toISOString(), level, message, ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, serialize(v)])) }
+  const entry = { time: new Date().toISOString(), level, message, ...context.getStore(), ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, serialize(v)])) }
   const line = JSON.stringify(entry)
   if (level === 'error' || level === 'warn') console.error(line)
   else console.log(line)

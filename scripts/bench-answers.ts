@@ -57,6 +57,64 @@ const share = (outcomes: Outcome[], test: (o: Outcome) => boolean) => {
   return `${hits}/${outcomes.length} (${Math.round((100 * hits) / Math.max(1, outcomes.length))}%)`
 }
 
+type Database = import('@/lib/db/client').Database
+type Asker = (agentId: string, body: Record<string, unknown>) => Promise<{ json: any; ms: number; sections: string[]; noSources: boolean }>
+
+/** An organization with an API key, and the corpus upserted through the upsert route and synched by the worker. */
+async function seed(db: Database, corpus: Corpus) {
+  const { createApiKey } = await import('@/lib/auth/api-keys')
+  const { drainQueue } = await import('@/lib/ingest/worker')
+  const upsertRoute = await import('@/app/api/datastores/upsert/[datastoreId]/route')
+  const org = await db.prisma.organization.create({ data: { name: 'Bench answers' } })
+  const ctx = { organizationId: org.id, actor: { type: 'api_key' as const, apiKeyId: '' } }
+  const { secret } = await createApiKey(ctx, 'bench')
+  const headers = { authorization: `Bearer ${secret}`, 'content-type': 'application/json' }
+  const store = await db.prisma.datastore.create({ data: { organizationId: org.id, name: 'Shop docs' } })
+  const documents = corpus.documents.flatMap(d => d.sections.map(s => ({ name: s.id, text: s.text, metadata: { ...d.metadata, document: d.name } })))
+  const up = await upsertRoute.POST(
+    new Request(`http://localhost/api/datastores/upsert/${store.id}`, { method: 'POST', headers, body: JSON.stringify({ documents }) }),
+    { params: Promise.resolve({ datastoreId: store.id }) },
+  )
+  if (up.status !== 200) throw new Error(`upsert failed: ${up.status} ${await up.text()}`)
+  await drainQueue()
+  return { ctx, headers, organizationId: org.id, datastoreId: store.id }
+}
+
+/** A question through the agent's query route (JSON), with its sources and whether the answer had none. */
+async function asker(db: Database, headers: Record<string, string>): Promise<Asker> {
+  const queryRoute = await import('@/app/api/agents/[id]/query/route')
+  return async function ask(agentId, body) {
+    const started = performance.now()
+    const res = await queryRoute.POST(
+      new Request(`http://localhost/api/agents/${agentId}/query`, { method: 'POST', headers, body: JSON.stringify(body) }),
+      { params: Promise.resolve({ id: agentId }) },
+    )
+    const json = await res.json()
+    const ms = performance.now() - started
+    if (res.status !== 200) throw new Error(`query failed: ${res.status} ${JSON.stringify(json)}`)
+    const message = await db.prisma.message.findUniqueOrThrow({ where: { id: json.messageId }, select: { noSources: true } })
+    return { json, ms, sections: (json.sources as { datasource_name: string }[]).map(s => s.datasource_name), noSources: message.noSources }
+  }
+}
+
+/** Every question of the set asked of a new agent made with the configuration. */
+async function runConfig(config: Config, questions: Questions, ask: Asker, newAgent: (config: Config) => Promise<string>, rerankUrl: string): Promise<Outcome[]> {
+  process.env.RERANK_BASE_URL = config.rerank ? rerankUrl : ''
+  const agentId = await newAgent(config)
+  const outcomes: Outcome[] = []
+  for (const d of questions.direct) outcomes.push({ kind: 'direct', expect: d.expect, ...(await ask(agentId, { query: d.q })) })
+  for (const f of questions.followup) {
+    const lead = await ask(agentId, { query: f.lead })
+    outcomes.push({ kind: 'followup', expect: f.expect, ...(await ask(agentId, { query: f.q, conversationId: lead.json.conversationId })) })
+  }
+  for (const u of questions.unanswerable) outcomes.push({ kind: 'unanswerable', ...(await ask(agentId, { query: u.q })) })
+  if (process.env.BENCH_VERBOSE) {
+    const misses = outcomes.filter(o => (o.kind === 'unanswerable' ? !o.noSources : !o.sections.includes(o.expect!)))
+    console.log(config.label, JSON.stringify(misses.map(o => ({ kind: o.kind, expect: o.expect, got: o.sections }))))
+  }
+  return outcomes
+}
+
 async function main() {
   const corpus: Corpus = JSON.parse(fs.readFileSync(path.join(root, 'bench/answers/corpus.json'), 'utf8'))
   const questions: Questions = JSON.parse(fs.readFileSync(path.join(root, 'bench/answers/questions.json'), 'utf8'))
@@ -75,61 +133,17 @@ async function main() {
   useDatabase(database)
   const db = await database
   try {
-    const { createApiKey } = await import('@/lib/auth/api-keys')
     const { createAgent } = await import('@/lib/agents/agents')
-    const { drainQueue } = await import('@/lib/ingest/worker')
-    const upsertRoute = await import('@/app/api/datastores/upsert/[datastoreId]/route')
-    const queryRoute = await import('@/app/api/agents/[id]/query/route')
-
-    const org = await db.prisma.organization.create({ data: { name: 'Bench answers' } })
-    const ctx = { organizationId: org.id, actor: { type: 'api_key' as const, apiKeyId: '' } }
-    const { secret } = await createApiKey(ctx, 'bench')
-    const headers = { authorization: `Bearer ${secret}`, 'content-type': 'application/json' }
-    const store = await db.prisma.datastore.create({ data: { organizationId: org.id, name: 'Shop docs' } })
-    const documents = corpus.documents.flatMap(d => d.sections.map(s => ({ name: s.id, text: s.text, metadata: { ...d.metadata, document: d.name } })))
-    const up = await upsertRoute.POST(
-      new Request(`http://localhost/api/datastores/upsert/${store.id}`, { method: 'POST', headers, body: JSON.stringify({ documents }) }),
-      { params: Promise.resolve({ datastoreId: store.id }) },
-    )
-    if (up.status !== 200) throw new Error(`upsert failed: ${up.status} ${await up.text()}`)
-    await drainQueue()
-
-    async function ask(agentId: string, body: Record<string, unknown>) {
-      const started = performance.now()
-      const res = await queryRoute.POST(
-        new Request(`http://localhost/api/agents/${agentId}/query`, { method: 'POST', headers, body: JSON.stringify(body) }),
-        { params: Promise.resolve({ id: agentId }) },
-      )
-      const json = await res.json()
-      const ms = performance.now() - started
-      if (res.status !== 200) throw new Error(`query failed: ${res.status} ${JSON.stringify(json)}`)
-      const message = await db.prisma.message.findUniqueOrThrow({ where: { id: json.messageId }, select: { noSources: true } })
-      return { json, ms, sections: (json.sources as { datasource_name: string }[]).map(s => s.datasource_name), noSources: message.noSources }
-    }
-
-    async function runConfig(config: Config): Promise<Outcome[]> {
-      process.env.RERANK_BASE_URL = config.rerank ? reranker.baseURL : ''
-      const agent = await createAgent(ctx, { name: config.label, datastoreIds: [store.id], rewriteQuestions: config.rewrite, minScore: config.floor })
-      const outcomes: Outcome[] = []
-      for (const d of questions.direct) outcomes.push({ kind: 'direct', expect: d.expect, ...(await ask(agent.id, { query: d.q })) })
-      for (const f of questions.followup) {
-        const lead = await ask(agent.id, { query: f.lead })
-        outcomes.push({ kind: 'followup', expect: f.expect, ...(await ask(agent.id, { query: f.q, conversationId: lead.json.conversationId })) })
-      }
-      for (const u of questions.unanswerable) outcomes.push({ kind: 'unanswerable', ...(await ask(agent.id, { query: u.q })) })
-      if (process.env.BENCH_VERBOSE) {
-        const misses = outcomes.filter(o => (o.kind === 'unanswerable' ? !o.noSources : !o.sections.includes(o.expect!)))
-        console.log(config.label, JSON.stringify(misses.map(o => ({ kind: o.kind, expect: o.expect, got: o.sections }))))
-      }
-      return outcomes
-    }
-
+    const { ctx, headers, organizationId, datastoreId } = await seed(db, corpus)
+    const ask = await asker(db, headers)
+    const newAgent = async (config: Config) =>
+      (await createAgent(ctx, { name: config.label, datastoreIds: [datastoreId], rewriteQuestions: config.rewrite, minScore: config.floor })).id
     const runs = new Map<Config, Outcome[][]>(CONFIGS.map(c => [c, []]))
-    for (let r = 0; r < REPEATS; r++) for (const config of CONFIGS) runs.get(config)!.push(await runConfig(config))
+    for (let r = 0; r < REPEATS; r++) for (const config of CONFIGS) runs.get(config)!.push(await runConfig(config, questions, ask, newAgent, reranker.baseURL))
     report(runs, corpus.documents.reduce((n, d) => n + d.sections.length, 0), questions)
-    await reportAddedLatency(questions, ask, async () => (await createAgent(ctx, { name: 'paired', datastoreIds: [store.id] })).id, reranker.baseURL)
+    await reportAddedLatency(questions, ask, async () => (await createAgent(ctx, { name: 'paired', datastoreIds: [datastoreId] })).id, reranker.baseURL)
     process.env.RERANK_BASE_URL = reranker.baseURL
-    await reportSteps(org.id, store.id, questions)
+    await reportSteps(organizationId, datastoreId, questions)
   } finally {
     await reranker.close()
     await fake.close()

@@ -31,6 +31,7 @@ describe('the agents API', () => {
       description: 'Answers kettle questions',
       modelName: 'model_4_32k',
       temperature: 0.3,
+      maxTokens: 800,
       visibility: 'public',
       systemPrompt: 'You are kind.',
       userPrompt: 'Question: {query}',

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest'
 import * as health from '@/app/api/health/route'
 import { bootstrap } from '@/lib/bootstrap'
 import { call } from './helpers/http'
+import { createTenant } from './helpers/tenants'
 
 const saved = { ...process.env }
 afterEach(() => {
@@ -20,7 +21,7 @@ describe('models told truthfully', () => {
     process.env.OPENAI_BASE_URL = 'http://user:pass@ollama.internal:11434/v1/?key=abc'
     process.env.MODEL_MAP = '{"model_3_5_turbo":"llama3.1:8b"}'
     process.env.EMBEDDINGS_MODEL = 'nomic-embed-text'
-    const res = await call(health.GET, '/api/health')
+    const res = await call(health.GET, '/api/health', { headers: (await createTenant()).headers })
     expect(res.json.models).toEqual({
       chat: {
         configured: true,
@@ -29,13 +30,14 @@ describe('models told truthfully', () => {
         problem: null,
       },
       embeddings: { configured: true, endpoint: 'http://ollama.internal:11434/v1', model: 'nomic-embed-text', dimensions: expect.any(Number) },
+      lastFailure: null,
     })
     expect(res.text).not.toMatch(/sk-secret|pass|key=abc/)
   })
 
   test('with no key, health says no chat model is configured and what to set', async () => {
     delete process.env.OPENAI_API_KEY
-    const res = await call(health.GET, '/api/health')
+    const res = await call(health.GET, '/api/health', { headers: (await createTenant()).headers })
     expect(res.json.models.chat).toMatchObject({ configured: false, endpoint: null })
     expect(res.json.models.chat.problem).toContain('OPENAI_API_KEY')
     expect(res.json.models.embeddings.configured).toBe(false)

@@ -97,6 +97,7 @@ describe('the agent form', () => {
       rewriteQuestions: false,
       minScore: 0.3,
       noAnswerMessage: 'Say sorry.',
+      maxTokens: null,
       createdAt: '',
       updatedAt: '',
     }
@@ -119,6 +120,7 @@ describe('the agent form', () => {
       rewriteQuestions: false,
       minScore: 0.3,
       noAnswerMessage: 'Say sorry.',
+      maxTokens: null,
     })
   })
 

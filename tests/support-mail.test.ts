@@ -36,7 +36,7 @@ afterAll(async () => {
   await new Promise<void>(resolve => server.close(() => resolve()))
 })
 
-async function member(organizationId: string, role: 'owner' | 'admin' | 'member', email: string) {
+async function member(organizationId: string, role: 'owner' | 'admin' | 'operator', email: string) {
   const prisma = await getPrisma()
   const user = await prisma.user.create({ data: { email, passwordHash: 'x' } })
   await prisma.membership.create({ data: { organizationId, userId: user.id, role } })
@@ -48,7 +48,7 @@ test("a visitor's request for a person is e-mailed to the owners and admins, and
   const stamp = Date.now()
   await member(tenant.ctx.organizationId, 'owner', `owner-${stamp}@example.com`)
   await member(tenant.ctx.organizationId, 'admin', `admin-${stamp}@example.com`)
-  const olga = await member(tenant.ctx.organizationId, 'member', `olga-${stamp}@example.com`)
+  const olga = await member(tenant.ctx.organizationId, 'operator', `olga-${stamp}@example.com`)
   const agent = await createAgentVia(tenant, { visibility: 'public' })
   model.fake.setBehaviour({ reply: 'Hello.', delayMs: 0 })
   const ask = async () => (await queryAgentVia(agent.id, { query: 'My kettle leaks' })).json.conversationId as string

@@ -150,7 +150,7 @@ describe('who may change a conversation', () => {
     const { getPrisma } = await import('@/lib/db/client')
     const prisma = await getPrisma()
     const member = await prisma.user.create({ data: { email: `op-${Date.now()}@example.com`, name: 'Olga', passwordHash: 'x' } })
-    await prisma.membership.create({ data: { organizationId: tenant.ctx.organizationId, userId: member.id, role: 'member' } })
+    await prisma.membership.create({ data: { organizationId: tenant.ctx.organizationId, userId: member.id, role: 'operator' } })
     const outsider = await prisma.user.create({ data: { email: `out-${Date.now()}@example.com`, passwordHash: 'x' } })
     expect((await patch(conversationId, { assigneeId: outsider.id }, tenant.headers)).status).toBe(404)
     const assigned = await patch(conversationId, { assigneeId: member.id }, tenant.headers)

@@ -1,5 +1,6 @@
 import { getServerSession } from 'next-auth'
 import { modelsInForce } from '@/lib/agents/model-catalogue'
+import { modelFailureNotice } from '@/lib/agents/model-health'
 import { authOptions } from '@/lib/auth/session'
 import { config } from '@/lib/config'
 import { databaseCapacity } from '@/lib/db/capacity'
@@ -11,6 +12,11 @@ import { SignInRedirect } from '@/components/layout/sign-in-redirect'
 
 export const dynamic = 'force-dynamic'
 
+/** What the server says about itself on every page: the database near its ceiling, the model failing (issue 22). */
+function serverNotice(capacity: string | null | undefined): string | null {
+  return [capacity, modelFailureNotice()].filter(Boolean).join(' ') || null
+}
+
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
   const session = await getServerSession(authOptions())
   // the browser knows the page asked for (a deep link): it goes to sign in and comes back there
@@ -21,7 +27,9 @@ export default async function DashboardLayout({ children }: { children: React.Re
   return (
     <ServerLimitsProvider limits={{ maxFileMb: config().LIMIT_FILE_SIZE_MB }}>
       <ServerModelsProvider models={{ chatConfigured: chat.configured, problem: chat.problem, modelIds: chat.models }}>
-        <AppShell email={session.user.email ?? session.user.name ?? 'Signed in'} notice={capacity?.level === 'ok' ? null : capacity?.message}>{children}</AppShell>
+        <AppShell email={session.user.email ?? session.user.name ?? 'Signed in'} notice={serverNotice(capacity?.level === 'ok' ? null : capacity?.message)}>
+          {children}
+        </AppShell>
       </ServerModelsProvider>
     </ServerLimitsProvider>
   )

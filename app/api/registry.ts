@@ -11,6 +11,8 @@ import * as agentsIdVisitorSecret from './agents/[id]/visitor-secret/route'
 import * as agents from './agents/route'
 import * as apiKeysId from './api-keys/[id]/route'
 import * as apiKeys from './api-keys/route'
+import * as auditLogExport from './audit-log/export/route'
+import * as auditLog from './audit-log/route'
 import * as conversationsIdMessagesMessageIdFeedback from './conversations/[id]/messages/[messageId]/feedback/route'
 import * as conversationsIdMessage from './conversations/[id]/message/route'
 import * as conversationsIdMessages from './conversations/[id]/messages/route'
@@ -38,6 +40,7 @@ import * as health from './health/route'
 import * as leadsExport from './leads/export/route'
 import * as leads from './leads/route'
 import * as members from './members/route'
+import * as metrics from './metrics/route'
 import * as queryDatastoreId from './query/[datastoreId]/route'
 import * as usageDaily from './usage/daily/route'
 import * as usage from './usage/route'
@@ -56,6 +59,8 @@ export const ROUTE_MODULES = [
   agents,
   apiKeysId,
   apiKeys,
+  auditLogExport,
+  auditLog,
   conversationsIdMessagesMessageIdFeedback,
   conversationsIdMessage,
   conversationsIdMessages,
@@ -83,6 +88,7 @@ export const ROUTE_MODULES = [
   leadsExport,
   leads,
   members,
+  metrics,
   queryDatastoreId,
   usageDaily,
   usage,

@@ -14,7 +14,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
   const params = await searchParams
   const raw = Array.isArray(params.callbackUrl) ? params.callbackUrl[0] : params.callbackUrl
   const session = await getServerSession(authOptions())
-  if (session) redirect(safeCallbackPath(raw) ?? '/agents')
+  if (session) redirect(safeCallbackPath(raw) ?? '/')
 
   return (
     <main className="flex min-h-dvh flex-col items-center justify-center bg-muted/40 px-4 py-10">

@@ -15,6 +15,7 @@ export const DESCRIPTION_MAX = 2_000
 export const PROMPT_MAX = 20_000
 export const DATASTORES_MAX = 50
 export const NO_ANSWER_MAX = 2_000
+export const MAX_TOKENS_MAX = 32_768
 
 export const AgentFormSchema = z.object({
   name: z.string().trim().min(1, 'Give the agent a name').max(NAME_MAX, `At most ${NAME_MAX} characters`),
@@ -37,6 +38,8 @@ export const AgentFormSchema = z.object({
   rewriteQuestions: z.boolean(),
   minScore: z.string().refine(v => v.trim() === '' || (Number.isFinite(Number(v)) && Number(v) >= 0 && Number(v) <= 1), 'A number from 0 to 1, or empty'),
   noAnswerMessage: z.string().max(NO_ANSWER_MAX, `At most ${NO_ANSWER_MAX.toLocaleString('en')} characters`),
+  // issue 22: the answer's length limit, which also caps what a public visitor asks for; '' is the model's own
+  maxTokens: z.string().refine(v => v.trim() === '' || (Number.isInteger(Number(v)) && Number(v) >= 1 && Number(v) <= MAX_TOKENS_MAX), `A whole number from 1 to ${MAX_TOKENS_MAX.toLocaleString('en')}, or empty`),
 })
 
 function domainLines(text: string): string[] {
@@ -66,6 +69,7 @@ export function agentToFormValues(agent: Agent): AgentFormValues {
     rewriteQuestions: agent.rewriteQuestions ?? true,
     minScore: agent.minScore === null || agent.minScore === undefined ? '' : String(agent.minScore),
     noAnswerMessage: agent.noAnswerMessage ?? '',
+    maxTokens: agent.maxTokens === null || agent.maxTokens === undefined ? '' : String(agent.maxTokens),
   }
 }
 
@@ -89,6 +93,7 @@ export const EMPTY_AGENT_FORM: AgentFormValues = {
   rewriteQuestions: true,
   minScore: '',
   noAnswerMessage: '',
+  maxTokens: '',
 }
 
 /** The appearance as sent: empty suggested-question slots dropped. */
@@ -130,5 +135,6 @@ export function toAgentBody(values: AgentFormValues) {
     rewriteQuestions: values.rewriteQuestions,
     minScore: values.minScore.trim() === '' ? null : Number(values.minScore),
     noAnswerMessage: values.noAnswerMessage.trim() ? values.noAnswerMessage : null,
+    maxTokens: values.maxTokens.trim() === '' ? null : Number(values.maxTokens),
   }
 }

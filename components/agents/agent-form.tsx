@@ -179,6 +179,22 @@ export function AgentForm({
             <Hint>0 gives the most predictable answers; 1 the most varied.</Hint>
             {fieldError('temperature')}
           </div>
+          <FormField id="agent-maxTokens" label="Longest answer (tokens)" className="h-fit">
+            <Input
+              id="agent-maxTokens"
+              inputMode="numeric"
+              value={values.maxTokens}
+              onChange={e => set('maxTokens', e.target.value)}
+              placeholder="the model's own"
+              className="w-40"
+              aria-invalid={!!errors.maxTokens || undefined}
+              aria-describedby={described('maxTokens', 'agent-maxTokens-hint')}
+            />
+            <Hint id="agent-maxTokens-hint">
+              Empty: the model’s own limit. A visitor of a public agent can ask for shorter answers, never longer ones.
+            </Hint>
+            {fieldError('maxTokens')}
+          </FormField>
         </CardContent>
       </Card>
 

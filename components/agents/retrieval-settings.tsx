@@ -1,5 +1,6 @@
 'use client'
 
+import { DEFAULT_MIN_SCORE } from '@/lib/domain/limits'
 import * as React from 'react'
 import { FormField, Optional } from '@/components/layout/form-field'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
@@ -22,6 +23,28 @@ export function MinScoreInput({ id, value, onChange, ...rest }: { id: string; va
   )
 }
 
+/** Whether follow-ups are made standalone before the search. */
+function RewriteQuestionsField({ checked, onChange }: { checked: boolean; onChange: (checked: boolean) => void }) {
+  return (
+    <div className="flex items-start justify-between gap-4 rounded-lg border p-3">
+      <div className="grid gap-1">
+        <Label htmlFor="agent-rewriteQuestions">Rewrite follow-up questions</Label>
+        <Hint id="agent-rewriteQuestions-hint">
+          In a conversation, the model first turns a follow-up such as “and how much does it cost?” into a question that
+          stands alone (“How much does the Zephyr kettle cost?”) and that is what is searched. One short extra model call
+          per follow-up; the question is searched as typed if it fails.
+        </Hint>
+      </div>
+      <Switch
+        id="agent-rewriteQuestions"
+        checked={checked}
+        onCheckedChange={onChange}
+        aria-describedby="agent-rewriteQuestions-hint"
+      />
+    </div>
+  )
+}
+
 export function RetrievalSettings({
   values,
   onChange,
@@ -39,22 +62,7 @@ export function RetrievalSettings({
         <CardDescription>How questions are searched in the datastores, and what the agent does when nothing relevant is found.</CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
-        <div className="flex items-start justify-between gap-4 rounded-lg border p-3">
-          <div className="grid gap-1">
-            <Label htmlFor="agent-rewriteQuestions">Rewrite follow-up questions</Label>
-            <Hint id="agent-rewriteQuestions-hint">
-              In a conversation, the model first turns a follow-up such as “and how much does it cost?” into a question that
-              stands alone (“How much does the Zephyr kettle cost?”) and that is what is searched. One short extra model call
-              per follow-up; the question is searched as typed if it fails.
-            </Hint>
-          </div>
-          <Switch
-            id="agent-rewriteQuestions"
-            checked={values.rewriteQuestions}
-            onCheckedChange={v => onChange('rewriteQuestions', v)}
-            aria-describedby="agent-rewriteQuestions-hint"
-          />
-        </div>
+        <RewriteQuestionsField checked={values.rewriteQuestions} onChange={v => onChange('rewriteQuestions', v)} />
         <FormField
           id="agent-minScore"
           label={
@@ -73,7 +81,7 @@ export function RetrievalSettings({
           <Hint id="agent-minScore-hint">
             Fragments scoring below it are not given to the model. When none is left, the agent says it does not know, and the
             answer is listed as having no sources. Try your questions in a datastore’s search tester to see their scores.
-            Empty: no floor.
+            Empty: the default floor ({DEFAULT_MIN_SCORE}); 0: no floor.
           </Hint>
           <FieldError id="agent-minScore-error" message={errors.minScore} />
         </FormField>

@@ -12,7 +12,16 @@ import { TableCell, TableRow } from '@/components/ui/table'
 import { listApiKeys } from './api-keys-api'
 import { CreateApiKeyDialog } from './create-api-key-dialog'
 import { RevokeApiKeyButton } from './revoke-api-key-button'
-import { apiKeysQueryKey } from './types'
+import { apiKeysQueryKey, type ApiKey } from './types'
+
+/** What a key may do, in a few words: "Full access", or its scopes, lists and expiry. */
+function accessOf(key: ApiKey): string {
+  const parts = [key.scopes.length ? key.scopes.join(', ') : 'Full access']
+  if (key.datastoreIds.length) parts.push(`${key.datastoreIds.length} datastore${key.datastoreIds.length === 1 ? '' : 's'} only`)
+  if (key.agentIds.length) parts.push(`${key.agentIds.length} agent${key.agentIds.length === 1 ? '' : 's'} only`)
+  if (key.expiresAt) parts.push(`expires ${key.expiresAt.slice(0, 10)}`)
+  return parts.join(' · ')
+}
 
 export function ApiKeysView() {
   const query = useQuery({ queryKey: apiKeysQueryKey, queryFn: listApiKeys })
@@ -43,6 +52,7 @@ export function ApiKeysView() {
         columns={[
           { label: 'Name', className: 'pl-4' },
           { label: 'Key' },
+          { label: 'Access', className: 'hidden md:table-cell' },
           { label: 'Created', className: 'hidden sm:table-cell' },
           { label: 'Last used' },
           { label: 'Actions', className: 'pr-2 text-right sm:pr-4', srOnly: true },
@@ -53,6 +63,9 @@ export function ApiKeysView() {
             <TableCell className="min-w-[6rem] pl-4 font-medium whitespace-normal break-words sm:max-w-[16rem]">{key.name}</TableCell>
             <TableCell>
               <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs">{key.prefix}…</code>
+            </TableCell>
+            <TableCell className="hidden whitespace-normal text-muted-foreground md:table-cell" data-testid="api-key-access">
+              {accessOf(key)}
             </TableCell>
             <TableCell className="hidden text-muted-foreground sm:table-cell">
               <Timestamp iso={key.createdAt} />

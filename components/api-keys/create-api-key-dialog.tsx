@@ -13,6 +13,8 @@ import { DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/di
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { createApiKey } from './api-keys-api'
+import type { Scope } from '@/lib/domain/access'
+import { KeyScopesFields } from './key-scopes-fields'
 import { apiKeysQueryKey, type CreatedApiKey } from './types'
 
 function SecretStep({ created, onDone }: { created: CreatedApiKey; onDone: () => void }) {
@@ -67,6 +69,7 @@ function SecretStep({ created, onDone }: { created: CreatedApiKey; onDone: () =>
 export function CreateApiKeyDialog() {
   const [open, setOpen] = React.useState(false)
   const [name, setName] = React.useState('')
+  const [scopes, setScopes] = React.useState<Scope[]>([])
   const [created, setCreated] = React.useState<CreatedApiKey | null>(null)
   const queryClient = useQueryClient()
 
@@ -82,6 +85,7 @@ export function CreateApiKeyDialog() {
   const onOpenChange = closeUnlessPending(create.isPending, setOpen, () => {
     setCreated(null)
     setName('')
+    setScopes([])
     create.reset()
   })
 
@@ -93,7 +97,7 @@ export function CreateApiKeyDialog() {
       title="Create API key"
       description="Name the key after where it will be used, so you know which one to revoke later."
       canSubmit={!!name.trim()}
-      onSubmit={() => create.mutate(name.trim())}
+      onSubmit={() => create.mutate({ name: name.trim(), scopes: scopes.length ? scopes : undefined })}
       create={create}
       errorId="api-key-create-error"
       instead={created && <SecretStep created={created} onDone={() => onOpenChange(false)} />}
@@ -114,6 +118,7 @@ export function CreateApiKeyDialog() {
           aria-describedby={create.isError ? 'api-key-create-error' : undefined}
         />
       </FormField>
+      <KeyScopesFields scopes={scopes} onChange={setScopes} />
     </CreateDialog>
   )
 }

@@ -1,12 +1,8 @@
-// An API key as /api/api-keys answers it (lib/auth/api-keys.ts). The import is type-only: erased from the browser
-// bundle, so no server module comes with it.
-import type { ApiKeyResource } from '@/lib/auth/api-keys'
+// An API key as /api/api-keys answers it: the endpoints' declared answers (components/api-client.ts).
+import type { ResponseOf } from '@/components/api-client'
 
-export type ApiKey = ApiKeyResource
-
-export interface CreatedApiKey extends ApiKey {
-  /** shown once, right after creation; the server keeps only its hash */
-  secret: string
-}
+export type ApiKey = ResponseOf<'GET /api/api-keys'>[number]
+/** With its secret, shown once, right after creation; the server keeps only its hash. */
+export type CreatedApiKey = ResponseOf<'POST /api/api-keys'>
 
 export const apiKeysQueryKey = ['api-keys'] as const

@@ -33,7 +33,7 @@ export function LoginForm({ callbackUrl }: { callbackUrl?: string }) {
         setPending(false)
         return
       }
-      router.replace(safeCallbackPath(callbackUrl, window.location.origin) ?? '/agents')
+      router.replace(safeCallbackPath(callbackUrl, window.location.origin) ?? '/')
       router.refresh()
     } catch {
       setError('Could not reach the server. Check your connection and try again.')

@@ -1,13 +1,10 @@
-// The chat's data layer: every /api URL the chat components use is written here, and nowhere else in components/chat.
-import type { PublicAgent } from '@/components/agents/types'
-import { ApiError, apiFetch } from '@/components/api-client'
-import type { ConversationDetail } from '@/lib/domain/agents'
-
-const agentPath = (agentId: string) => `/api/agents/${encodeURIComponent(agentId)}`
+// The chat's calls to the API, by the endpoints' declarations (components/api-client.ts).
+import { api, ApiError, apiUrl, type RequestOf } from '@/components/api-client'
+import type { PublicAgentResource } from '@/lib/domain/agents'
 
 /** POST /api/agents/{id}/query (spec §4.2) asking for the event stream; the raw response, for the stream reader. */
 export function postAgentQuery(agentId: string, body: object, init: { signal?: AbortSignal; credentials: RequestCredentials }): Promise<Response> {
-  return fetch(`${agentPath(agentId)}/query`, {
+  return fetch(apiUrl('POST /api/agents/{id}/query', { params: { id: agentId } } as RequestOf<'POST /api/agents/{id}/query'>), {
     method: 'POST',
     credentials: init.credentials,
     headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
@@ -16,51 +13,44 @@ export function postAgentQuery(agentId: string, body: object, init: { signal?: A
   })
 }
 
-/** The agent if it may be chatted with publicly, else null (private, unknown, deleted). Sent without cookies. */
-export async function fetchPublicAgent(agentId: string): Promise<PublicAgent | null> {
+/** A null for the refusals a visitor may meet (private, unknown, deleted, refused), else the error. */
+async function orNull<T>(call: Promise<T>, refusals: number[]): Promise<T | null> {
   try {
-    const agent = await apiFetch<PublicAgent>(agentPath(agentId), { credentials: 'omit' })
-    return agent.visibility === 'public' ? agent : null
+    return await call
   } catch (error) {
-    if (error instanceof ApiError && [400, 401, 403, 404].includes(error.status)) return null
+    if (error instanceof ApiError && refusals.includes(error.status)) return null
     throw error
   }
+}
+
+/** The agent if it may be chatted with publicly, else null (private, unknown, deleted). Sent without cookies. */
+export async function fetchPublicAgent(id: string): Promise<PublicAgentResource | null> {
+  const agent = await orNull(api('GET /api/agents/{id}', { params: { id }, credentials: 'omit' }), [400, 401, 403, 404])
+  if (agent?.visibility !== 'public') return null
+  const { name, description, appearance, requireSignedVisitors } = agent
+  return { id: agent.id, name, description, visibility: 'public', appearance, requireSignedVisitors }
 }
 
 /** A conversation of a public agent, read by the visitor who holds its id (no cookies); null when it is gone. */
-export async function fetchPublicConversation(conversationId: string): Promise<ConversationDetail | null> {
-  try {
-    return await apiFetch<ConversationDetail>(`/api/conversations/${encodeURIComponent(conversationId)}`, { credentials: 'omit' })
-  } catch (error) {
-    if (error instanceof ApiError && [401, 403, 404].includes(error.status)) return null
-    throw error
-  }
-}
+export const fetchPublicConversation = (id: string) => orNull(api('GET /api/conversations/{id}', { params: { id }, credentials: 'omit' }), [401, 403, 404])
 
-export function fetchConversation(conversationId: string): Promise<ConversationDetail> {
-  return apiFetch<ConversationDetail>(`/api/conversations/${encodeURIComponent(conversationId)}`)
-}
+export const fetchConversation = (id: string) => api('GET /api/conversations/{id}', { params: { id } })
 
-/** POST /api/conversations/{id}/messages/{messageId}/feedback: the caller's vote on an answer (one per voter, changeable). */
+/** The caller's vote on an answer (one per voter, changeable). */
 export function postFeedback(
   target: { conversationId: string; messageId: string },
-  body: { vote: 'good' | 'bad'; comment?: string | null; visitorId?: string },
+  body: RequestOf<'POST /api/conversations/{id}/messages/{messageId}/feedback'>['body'],
   credentials: RequestCredentials = 'same-origin',
-): Promise<{ id: string; vote: 'good' | 'bad'; comment: string | null }> {
-  const path = `/api/conversations/${encodeURIComponent(target.conversationId)}/messages/${encodeURIComponent(target.messageId)}/feedback`
-  return apiFetch(path, { method: 'POST', json: body, credentials })
+) {
+  return api('POST /api/conversations/{id}/messages/{messageId}/feedback', { params: { id: target.conversationId, messageId: target.messageId }, body, credentials })
 }
 
 /** The support workflow (issue 23), as the visitor calls it (no cookies): ask for a person, or say it is resolved. */
-export function patchConversationStatus(conversationId: string, status: 'HUMAN_REQUESTED' | 'RESOLVED'): Promise<unknown> {
-  return apiFetch(`/api/conversations/${encodeURIComponent(conversationId)}`, { method: 'PATCH', json: { status }, credentials: 'omit' })
+export function patchConversationStatus(conversationId: string, status: 'HUMAN_REQUESTED' | 'RESOLVED') {
+  return api('PATCH /api/conversations/{id}', { params: { id: conversationId }, body: { status }, credentials: 'omit' })
 }
 
 /** The visitor's message to the person who has the conversation (the model is not asked). */
-export function postVisitorMessage(conversationId: string, body: { message: string; visitorId?: string }): Promise<unknown> {
-  return apiFetch(`/api/conversations/${encodeURIComponent(conversationId)}/message`, {
-    method: 'POST',
-    json: { ...body, from: 'human', channel: 'website' },
-    credentials: 'omit',
-  })
+export function postVisitorMessage(conversationId: string, body: { message: string; visitorId?: string }) {
+  return api('POST /api/conversations/{id}/message', { params: { id: conversationId }, body: { ...body, from: 'human', channel: 'website' }, credentials: 'omit' })
 }

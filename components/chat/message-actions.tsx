@@ -14,6 +14,8 @@ export interface MessageActionsConfig {
   conversationId?: string
   /** The visitor of a public chat (its vote is the visitor's); absent in the dashboard (the vote is the user's). */
   visitorId?: string
+  /** A verified visitor's signature (issue 22: its votes are signed as its queries are). */
+  signature?: { signature: string; expires: number }
   credentials?: RequestCredentials
   /** Asks the question again; absent where answers cannot be retried (a conversation read back in the inbox). */
   onRetry?: (answerId: string) => void
@@ -32,13 +34,13 @@ function useVote(config: MessageActionsConfig, messageId: string | undefined) {
       setVote(next)
       setStatus({ kind: 'saving' })
       try {
-        await postFeedback({ conversationId: config.conversationId, messageId }, { vote: next, comment: comment || null, visitorId: config.visitorId }, config.credentials)
+        await postFeedback({ conversationId: config.conversationId, messageId }, { vote: next, comment: comment || null, visitorId: config.visitorId, visitorSignature: config.signature?.signature, visitorExpires: config.signature?.expires }, config.credentials)
         setStatus({ kind: 'saved' })
       } catch (error) {
         setStatus({ kind: 'error', message: errorMessage(error) })
       }
     },
-    [config.conversationId, config.credentials, config.visitorId, messageId],
+    [config.conversationId, config.credentials, config.visitorId, config.signature, messageId],
   )
   return { vote, status, send }
 }

@@ -3,6 +3,7 @@
 import * as React from 'react'
 import Link from 'next/link'
 import { useRouter } from 'next/navigation'
+import { useQueryClient } from '@tanstack/react-query'
 import { Bot, MessageSquarePlus, MessagesSquare, SlidersHorizontal } from 'lucide-react'
 import { ModelItems } from '@/components/agents/agent-form-fields'
 import { NewAgentButton } from '@/components/agents/agents-table'
@@ -23,6 +24,9 @@ import { Switch } from '@/components/ui/switch'
 import { cn } from '@/lib/utils'
 import { ChatComposer } from './chat-composer'
 import { ChatMessages } from './chat-messages'
+import { fetchConversation } from './chat-api'
+import { conversationLabel, PastConversations, playgroundConversationsKey } from './past-conversations'
+import { toChatMessage } from './public-chat-session'
 import { useAgentChat, type ChatOverrides } from './use-agent-chat'
 
 const AGENT_DEFAULT = 'agent-default'
@@ -89,7 +93,24 @@ function ChatWithAgent({ agent }: { agent: Agent }) {
   const [visitorId, setVisitorId] = React.useState<string | undefined>()
   const [overrides, setOverrides] = React.useState<ChatOverrides>({})
   const [showSettings, setShowSettings] = React.useState(false)
-  const chat = useAgentChat({ agentId: agent.id, visitorId, onVisitorId: setVisitorId })
+  const queryClient = useQueryClient()
+  const chat = useAgentChat({
+    agentId: agent.id,
+    visitorId,
+    onVisitorId: setVisitorId,
+    // a new or continued conversation moves to the top of the past ones
+    onConversationId: () => void queryClient.invalidateQueries({ queryKey: playgroundConversationsKey(agent.id) }),
+  })
+  const { restore } = chat
+  const open = React.useCallback(
+    async (id: string) => {
+      const conversation = await fetchConversation(id)
+      setVisitorId(undefined)
+      restore(conversation.id, conversation.messages.map(toChatMessage))
+    },
+    [restore],
+  )
+  const firstQuestion = chat.messages.find(m => m.role === 'user')?.text
 
   return (
     <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_18rem]">
@@ -98,9 +119,12 @@ function ChatWithAgent({ agent }: { agent: Agent }) {
           <p className="min-w-0 truncate text-sm text-muted-foreground" data-testid="conversation-state">
             {chat.conversationId ? (
               <>
-                Conversation{' '}
-                <Link href={`/agents/${agent.id}/conversations?c=${chat.conversationId}`} className="font-mono text-xs underline-offset-4 hover:underline">
-                  {chat.conversationId.slice(0, 10)}…
+                <Link
+                  href={`/agents/${agent.id}/conversations?c=${chat.conversationId}`}
+                  className="underline-offset-4 hover:underline"
+                  title="Open it in the agent's conversations"
+                >
+                  {conversationLabel(firstQuestion)}
                 </Link>
               </>
             ) : (
@@ -119,8 +143,9 @@ function ChatWithAgent({ agent }: { agent: Agent }) {
           </div>
         </div>
         {showSettings && (
-          <div className="border-b bg-background p-4 lg:hidden">
+          <div className="grid gap-6 border-b bg-background p-4 lg:hidden">
             <Overrides agent={agent} value={overrides} onChange={setOverrides} />
+            <PastConversations agentId={agent.id} currentId={chat.conversationId} onOpen={id => void open(id)} />
           </div>
         )}
         <ChatMessages
@@ -147,6 +172,9 @@ function ChatWithAgent({ agent }: { agent: Agent }) {
           Settings
         </h2>
         <Overrides agent={agent} value={overrides} onChange={setOverrides} />
+        <div className="mt-6 border-t pt-4">
+          <PastConversations agentId={agent.id} currentId={chat.conversationId} onOpen={id => void open(id)} />
+        </div>
       </section>
     </div>
   )

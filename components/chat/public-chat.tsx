@@ -112,7 +112,7 @@ function Chat({ agent, embedded }: { agent: PublicAgent; embedded: boolean }) {
         </header>
         <ChatMessages
           messages={chat.messages}
-          actions={{ conversationId: chat.conversationId, visitorId: identity?.visitorId ?? visitorId, credentials: 'omit', onRetry: chat.retry }}
+          actions={{ conversationId: chat.conversationId, visitorId: identity?.visitorId ?? visitorId, signature: identity, credentials: 'omit', onRetry: chat.retry }}
           className="bg-muted/20"
           empty={restored ? <Welcome agent={agent} name={name} onAsk={q => void chat.send(q)} /> : <div className="h-full" aria-busy="true" />}
         />

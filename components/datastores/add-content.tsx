@@ -3,8 +3,9 @@
 import { FileUp, Globe, Link2, Type } from 'lucide-react'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
-import { TextForm, WebPageForm, WebSiteForm } from './add-web-forms'
+import { WebPageForm, WebSiteForm } from './add-web-forms'
 import { FileDropzone } from './file-dropzone'
+import { TextForm } from './text-form'
 
 /** The four ways content enters a datastore: files, a web page, a web site, pasted text. */
 export function AddContent({ datastoreId }: { datastoreId: string }) {

@@ -1,20 +1,15 @@
 'use client'
 
 import * as React from 'react'
-import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { toast } from 'sonner'
-import { errorMessage } from '@/components/api-client'
 import { FormAlert, FormField } from '@/components/layout/form-field'
-import { PendingButton } from '@/components/layout/pending-button'
 import { Input } from '@/components/ui/input'
-import { Textarea } from '@/components/ui/textarea'
 import { cn } from '@/lib/utils'
 import type { RefreshInterval } from '@/lib/domain/refresh'
+import { AddForm, useAddContent } from './add-form'
 import { CrawlRulesFields, EMPTY_RULES, rulesOf } from './crawl-rules-fields'
-import { createWebDatasource, upsertDocuments, type CrawlRules } from './datastores-api'
+import { createWebDatasource, type CrawlRules } from './datastores-api'
 import { RefreshSelect } from './refresh-select'
 import { TYPE_LABELS } from './types'
-import { datasourcesQueryKey } from './types'
 
 function httpUrlProblem(value: string): string | null {
   const text = value.trim()
@@ -29,59 +24,45 @@ function httpUrlProblem(value: string): string | null {
   }
 }
 
-/**
- * Adding one piece of content: `send` runs once the form's own check (`submit(problem)`) finds no problem; on
- * success the datasources table is refreshed, a toast says `what` was added, and `reset` empties the form.
- */
-function useAddContent(datastoreId: string, what: string, send: () => Promise<unknown>, reset: () => void) {
-  const [problem, setProblem] = React.useState<string | null>(null)
-  const queryClient = useQueryClient()
-  const create = useMutation({
-    mutationFn: send,
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: datasourcesQueryKey(datastoreId) })
-      toast.success(`${what} added`, { description: 'It is queued for syncing: watch its status in the table.' })
-      reset()
-    },
-  })
-  function submit(found: string | null) {
-    setProblem(found)
-    if (!found) create.mutate()
-  }
-  return { problem, create, submit }
-}
-
-/** The shell of an add form: its fields, the server's refusal (`errorId`), and the submit button. */
-function AddForm({
-  onSubmit,
-  create,
-  errorId,
-  submitLabel,
-  children,
+/** The address of a web form: its problem once submitted, else its hint (if it has one). */
+function AddressField({
+  id,
+  label,
+  placeholder,
+  hint,
+  problem,
+  value,
+  onChange,
 }: {
-  onSubmit: () => void
-  create: { isPending: boolean; isError: boolean; error: unknown }
-  errorId: string
-  submitLabel: string
-  children: React.ReactNode
+  id: string
+  label: string
+  placeholder: string
+  hint?: string
+  problem: string | null
+  value: string
+  onChange: (value: string) => void
 }) {
   return (
-    <form
-      className="grid gap-4"
-      noValidate
-      onSubmit={e => {
-        e.preventDefault()
-        onSubmit()
-      }}
-    >
-      {children}
-      <FormAlert id={errorId} message={create.isError ? errorMessage(create.error) : null} />
-      <div>
-        <PendingButton type="submit" pending={create.isPending}>
-          {submitLabel}
-        </PendingButton>
-      </div>
-    </form>
+    <FormField id={id} label={label}>
+      <Input
+        id={id}
+        type="url"
+        inputMode="url"
+        value={value}
+        onChange={e => onChange(e.target.value)}
+        placeholder={placeholder}
+        aria-invalid={!!problem || undefined}
+        aria-describedby={problem ? `${id}-error` : hint ? `${id}-hint` : undefined}
+        autoComplete="off"
+      />
+      {problem || !hint ? (
+        <FormAlert id={`${id}-error`} message={problem} />
+      ) : (
+        <p id={`${id}-hint`} className="text-xs text-muted-foreground">
+          {hint}
+        </p>
+      )}
+    </FormField>
   )
 }
 
@@ -127,7 +108,6 @@ function WebDatasourceForm({
     setUrl('')
     setName('')
   })
-  const urlId = `${idPrefix}-url`
   return (
     <AddForm
       onSubmit={() => submit(httpUrlProblem(url) ?? (extra && 'problem' in extra ? extra.problem : null))}
@@ -136,26 +116,7 @@ function WebDatasourceForm({
       submitLabel={submitLabel}
     >
       {children}
-      <FormField id={urlId} label={urlLabel}>
-        <Input
-          id={urlId}
-          type="url"
-          inputMode="url"
-          value={url}
-          onChange={e => setUrl(e.target.value)}
-          placeholder={urlPlaceholder}
-          aria-invalid={!!problem || undefined}
-          aria-describedby={problem ? `${urlId}-error` : urlHint ? `${urlId}-hint` : undefined}
-          autoComplete="off"
-        />
-        {problem || !urlHint ? (
-          <FormAlert id={`${urlId}-error`} message={problem} />
-        ) : (
-          <p id={`${urlId}-hint`} className="text-xs text-muted-foreground">
-            {urlHint}
-          </p>
-        )}
-      </FormField>
+      <AddressField id={`${idPrefix}-url`} label={urlLabel} placeholder={urlPlaceholder} hint={urlHint} problem={problem} value={url} onChange={setUrl} />
       <FormField id={`${idPrefix}-name`} label="Name" optional>
         <Input id={`${idPrefix}-name`} value={name} onChange={e => setName(e.target.value)} maxLength={200} placeholder="Defaults to the address" />
       </FormField>
@@ -230,43 +191,5 @@ export function WebSiteForm({ datastoreId }: { datastoreId: string }) {
         </div>
       </fieldset>
     </WebDatasourceForm>
-  )
-}
-
-export function TextForm({ datastoreId }: { datastoreId: string }) {
-  const [name, setName] = React.useState('')
-  const [text, setText] = React.useState('')
-  const [source, setSource] = React.useState('')
-  const send = () =>
-    upsertDocuments(datastoreId, [{ text, name: name.trim() || undefined, metadata: source.trim() ? { source: source.trim() } : undefined }])
-  const { problem, create, submit } = useAddContent(datastoreId, 'Text', send, () => {
-    setName('')
-    setText('')
-    setSource('')
-  })
-  return (
-    <AddForm onSubmit={() => submit(text.trim() ? null : 'Paste or type some text')} create={create} errorId="text-error" submitLabel="Add text">
-      <div className="grid gap-2 sm:grid-cols-2 sm:gap-4">
-        <FormField id="text-name" label="Name" optional>
-          <Input id="text-name" value={name} onChange={e => setName(e.target.value)} maxLength={500} placeholder="e.g. Refund policy" />
-        </FormField>
-        <FormField id="text-source" label="Source" optional>
-          <Input id="text-source" value={source} onChange={e => setSource(e.target.value)} placeholder="Shown with answers, e.g. a URL" />
-        </FormField>
-      </div>
-      <FormField id="text-content" label="Text">
-        <Textarea
-          id="text-content"
-          value={text}
-          onChange={e => setText(e.target.value)}
-          rows={6}
-          className="max-h-80"
-          placeholder="Paste the text agents should know about"
-          aria-invalid={!!problem || undefined}
-          aria-describedby={problem ? 'text-content-error' : undefined}
-        />
-        <FormAlert id="text-content-error" message={problem} />
-      </FormField>
-    </AddForm>
   )
 }

@@ -1,5 +1,5 @@
-// Where a chunk or a section comes from, in words: "Page 3", "Sheet Prices", "Slide 2", from the metadata its loader
-// recorded (lib/ingest/loaders).
+// Where a chunk or a section comes from, in words: "Page 3", "Sheet Prices", "Slide 2", "Page 4 · text recognised"
+// (OCR), from the metadata its loader recorded (lib/ingest/loaders).
 
 const PARTS: [key: string, label: string][] = [
   ['page', 'Page'],
@@ -13,5 +13,6 @@ export function locationOf(metadata: Record<string, unknown> | undefined): strin
     const value = metadata[key]
     return typeof value === 'string' || typeof value === 'number' ? [`${label} ${value}`] : []
   })
+  if (metadata.ocr === true) found.push(found.length > 0 ? 'text recognised' : 'Text recognised')
   return found.length > 0 ? found.join(' · ') : null
 }

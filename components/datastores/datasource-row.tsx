@@ -16,6 +16,7 @@ import { cn } from '@/lib/utils'
 import { DeleteDatasourceButton, ResyncDatasourceButton } from './datasource-actions'
 import { DatasourceRefresh } from './datasource-refresh'
 import { DatasourceStatusBadge } from './datasource-status-badge'
+import { OcrProgress } from './ocr-progress'
 import { STATUS_LABELS, TYPE_LABELS, type Datasource, type DatasourceType } from './types'
 
 const TYPE_ICONS: Record<DatasourceType, LucideIcon> = { file: FileText, web_page: Link2, web_site: Globe, text: Type }
@@ -77,7 +78,8 @@ function NameCell({ ds, siteName, open, onOpenChange }: { ds: Datasource; siteNa
       <div className="min-w-0">
         <Link
           href={`/datastores/${ds.datastoreId}/datasources/${ds.id}`}
-          className="font-medium [overflow-wrap:anywhere] underline-offset-4 hover:underline"
+          // at least 24 px tall: WCAG 2.2's target size (the name alone was an 18 px target)
+          className="inline-block min-h-6 py-0.5 font-medium [overflow-wrap:anywhere] underline-offset-4 hover:underline"
           data-testid="datasource-name"
         >
           {ds.name}
@@ -85,7 +87,7 @@ function NameCell({ ds, siteName, open, onOpenChange }: { ds: Datasource; siteNa
         {source && source !== ds.name && (
           <div className="line-clamp-2 text-xs [overflow-wrap:anywhere] text-muted-foreground" title={source}>
             {isHttp(source) ? (
-              <a href={source} target="_blank" rel="noopener noreferrer" className="underline-offset-4 hover:underline">
+              <a href={source} target="_blank" rel="noopener noreferrer" className="inline-block min-h-6 py-1 underline-offset-4 hover:underline">
                 {source}
               </a>
             ) : (
@@ -140,6 +142,7 @@ export function DatasourceRow({
         <TableCell className="hidden text-muted-foreground md:table-cell">{TYPE_LABELS[ds.type] ?? ds.type}</TableCell>
         <TableCell className="w-[6.5rem] align-top sm:w-auto">
           <ErrorReason datasource={ds} expanded={expanded} onToggle={() => setExpanded(e => !e)} />
+          <OcrProgress ds={ds} />
         </TableCell>
         <TableCell className="hidden text-right tabular-nums sm:table-cell">{ds.nbChunks.toLocaleString()}</TableCell>
         <TableCell className="hidden text-right tabular-nums lg:table-cell">{ds.nbTokens.toLocaleString()}</TableCell>

@@ -20,8 +20,9 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { locationOf } from './chunk-location'
 import { DeleteDatasourceButton, ResyncDatasourceButton } from './datasource-actions'
 import { DatasourceStatusBadge } from './datasource-status-badge'
+import { OcrProgress } from './ocr-progress'
 import { getDatasource, getExtractedText, listChunks, originalDownloadUrl } from './datastores-api'
-import { LIVE_REFRESH_MS } from './datasources-table'
+import { LIVE_REFRESH_MS } from './use-datasource-pages'
 import { ACTIVE_STATUSES, datasourcesQueryKey, TYPE_LABELS } from './types'
 
 const CHUNK_PAGE = 50
@@ -75,15 +76,19 @@ function Chunks({ datastoreId, id, live }: { datastoreId: string; id: string; li
   )
 }
 
-function ExtractedText({ datastoreId, id }: { datastoreId: string; id: string }) {
+// text recognition runs only in the sync worker, never when the original is read again here
+const RECOGNISED_NOTE = 'Text recognised in images (OCR) is not read again here: it is in the chunks.'
+
+function ExtractedText({ datastoreId, id, recognised }: { datastoreId: string; id: string; recognised: boolean }) {
   const query = useQuery({ queryKey: [...datasourcesQueryKey(datastoreId), 'view', id, 'text'], queryFn: ({ signal }) => getExtractedText(id, signal) })
   useErrorToast(query.error, `text-error-${id}`, 'the text')
   if (query.isPending) return <Skeleton className="h-32 w-full" />
   const sections = query.data?.sections
   if (!sections) return <p className="text-sm text-muted-foreground">A web page keeps no original: its text is in its chunks.</p>
-  if (sections.length === 0) return <p className="text-sm text-muted-foreground">No text could be read from the original.</p>
+  if (sections.length === 0) return <p className="text-sm text-muted-foreground">{recognised ? RECOGNISED_NOTE : 'No text could be read from the original.'}</p>
   return (
     <div className="grid min-w-0 grid-cols-1 gap-4">
+      {recognised && <p className="text-sm text-muted-foreground">{RECOGNISED_NOTE}</p>}
       {sections.map((s, i) => (
         <section key={i} className="min-w-0" aria-label={locationOf(s.metadata) ?? `Part ${i + 1}`}>
           {locationOf(s.metadata) && <h3 className="mb-1 text-xs font-medium text-muted-foreground">{locationOf(s.metadata)}</h3>}
@@ -126,6 +131,7 @@ export function DatasourceView({ datastoreId, id }: { datastoreId: string; id: s
                 synced <Timestamp iso={ds.lastSynch} relative />
               </span>
             )}
+            <OcrProgress ds={ds} className="text-sm text-muted-foreground" />
           </div>
         )}
         {ds?.errorMessage && (
@@ -158,7 +164,7 @@ export function DatasourceView({ datastoreId, id }: { datastoreId: string; id: s
             <Chunks datastoreId={datastoreId} id={ds.id} live={live} />
           </TabsContent>
           <TabsContent value="text" className="min-w-0">
-            <ExtractedText datastoreId={datastoreId} id={ds.id} />
+            <ExtractedText datastoreId={datastoreId} id={ds.id} recognised={ds.ocrPages !== null} />
           </TabsContent>
         </Tabs>
       )}

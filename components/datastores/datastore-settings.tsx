@@ -56,8 +56,29 @@ function DeleteDatastore({ datastore }: { datastore: Datastore }) {
   )
 }
 
-export function DatastoreSettings({ datastore }: { datastore: Datastore }) {
+/** Why these settings cannot be saved, or null when they can. */
+function settingsProblem(name: string, size: number, overlap: number): string | null {
+  if (!name.trim()) return 'Give the datastore a name'
+  if (!inRange(size, CHUNK_SIZE_RANGE)) return `Chunk size must be a whole number from ${CHUNK_SIZE_RANGE.min} to ${CHUNK_SIZE_RANGE.max} tokens`
+  if (!inRange(overlap, CHUNK_OVERLAP_RANGE)) return `Overlap must be a whole number from ${CHUNK_OVERLAP_RANGE.min} to ${CHUNK_OVERLAP_RANGE.max} tokens`
+  if (overlap >= size) return 'Overlap must be smaller than the chunk size'
+  return null
+}
+
+/** Saving the datastore's settings: the saved datastore replaces the cached one, and the list is asked for again. */
+function useSaveDatastore(datastoreId: string) {
   const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (body: DatastoreFields) => updateDatastore(datastoreId, body),
+    onSuccess: updated => {
+      queryClient.setQueryData(datastoreQueryKey(datastoreId), updated)
+      void queryClient.invalidateQueries({ queryKey: datastoresQueryKey, exact: true })
+      toast.success('Saved')
+    },
+  })
+}
+
+function DatastoreForm({ datastore }: { datastore: Datastore }) {
   const [name, setName] = React.useState(datastore.name)
   const [description, setDescription] = React.useState(datastore.description ?? '')
   const [chunkSize, setChunkSize] = React.useState(String(datastore.chunkSize))
@@ -65,69 +86,62 @@ export function DatastoreSettings({ datastore }: { datastore: Datastore }) {
   const [refresh, setRefresh] = React.useState<RefreshInterval>(datastore.refreshInterval ?? 'off')
   const [language, setLanguage] = React.useState<SearchLanguage>(datastore.language ?? 'english')
   const [problem, setProblem] = React.useState<string | null>(null)
-
-  const save = useMutation({
-    mutationFn: (body: DatastoreFields) => updateDatastore(datastore.id, body),
-    onSuccess: updated => {
-      queryClient.setQueryData(datastoreQueryKey(datastore.id), updated)
-      void queryClient.invalidateQueries({ queryKey: datastoresQueryKey, exact: true })
-      toast.success('Saved')
-    },
-  })
+  const save = useSaveDatastore(datastore.id)
 
   function onSubmit(e: React.FormEvent) {
     e.preventDefault()
     const size = Number(chunkSize)
     const overlap = Number(chunkOverlap)
-    if (!name.trim()) return setProblem('Give the datastore a name')
-    if (!inRange(size, CHUNK_SIZE_RANGE)) return setProblem(`Chunk size must be a whole number from ${CHUNK_SIZE_RANGE.min} to ${CHUNK_SIZE_RANGE.max} tokens`)
-    if (!inRange(overlap, CHUNK_OVERLAP_RANGE)) return setProblem(`Overlap must be a whole number from ${CHUNK_OVERLAP_RANGE.min} to ${CHUNK_OVERLAP_RANGE.max} tokens`)
-    if (overlap >= size) return setProblem('Overlap must be smaller than the chunk size')
-    setProblem(null)
-    save.mutate({ name: name.trim(), description: description.trim() || null, chunkSize: size, chunkOverlap: overlap, refreshInterval: refresh, language })
+    const found = settingsProblem(name, size, overlap)
+    setProblem(found)
+    if (!found) save.mutate({ name: name.trim(), description: description.trim() || null, chunkSize: size, chunkOverlap: overlap, refreshInterval: refresh, language })
   }
 
-  const message = problem ?? (save.isError ? errorMessage(save.error) : null)
+  return (
+    <form onSubmit={onSubmit} noValidate className="grid gap-6">
+      <CardHeader>
+        <CardTitle>Datastore</CardTitle>
+        <CardDescription>Chunking applies to content synced after a change: re-sync a datasource to apply it to it.</CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        <FormField id="ds-settings-name" label="Name">
+          <Input id="ds-settings-name" value={name} onChange={e => setName(e.target.value)} maxLength={200} />
+        </FormField>
+        <FormField id="ds-settings-description" label="Description">
+          <Textarea id="ds-settings-description" value={description} onChange={e => setDescription(e.target.value)} rows={3} maxLength={5000} />
+        </FormField>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <FormField id="ds-settings-chunk-size" label="Chunk size (tokens)">
+            <Input id="ds-settings-chunk-size" type="number" min={CHUNK_SIZE_RANGE.min} max={CHUNK_SIZE_RANGE.max} value={chunkSize} onChange={e => setChunkSize(e.target.value)} />
+          </FormField>
+          <FormField id="ds-settings-chunk-overlap" label="Overlap (tokens)">
+            <Input id="ds-settings-chunk-overlap" type="number" min={CHUNK_OVERLAP_RANGE.min} max={CHUNK_OVERLAP_RANGE.max} value={chunkOverlap} onChange={e => setChunkOverlap(e.target.value)} />
+          </FormField>
+        </div>
+        <FormField id="ds-settings-refresh" label="Refresh web pages and sites">
+          <RefreshSelect id="ds-settings-refresh" value={refresh} onChange={v => setRefresh(v ?? 'off')} className="w-fit" />
+          <p className="text-xs text-muted-foreground">The schedule of its web sources that have none of their own. Unchanged pages cost no embeddings.</p>
+        </FormField>
+        <FormField id="ds-settings-language" label="Language">
+          <LanguageSelect id="ds-settings-language" value={language} onChange={setLanguage} className="w-fit" />
+          <p className="text-xs text-muted-foreground">How keyword search stems words and skips stop words. A change indexes the datastore&apos;s content again. Chinese, Japanese and Korean are searchable in any language.</p>
+        </FormField>
+        <FormAlert message={problem ?? (save.isError ? errorMessage(save.error) : null)} />
+      </CardContent>
+      <CardFooter>
+        <PendingButton type="submit" pending={save.isPending}>
+          Save changes
+        </PendingButton>
+      </CardFooter>
+    </form>
+  )
+}
 
+export function DatastoreSettings({ datastore }: { datastore: Datastore }) {
   return (
     <div className="grid gap-6">
       <Card>
-        <form onSubmit={onSubmit} noValidate className="grid gap-6">
-          <CardHeader>
-            <CardTitle>Datastore</CardTitle>
-            <CardDescription>Chunking applies to content synced after a change: re-sync a datasource to apply it to it.</CardDescription>
-          </CardHeader>
-          <CardContent className="grid gap-4">
-            <FormField id="ds-settings-name" label="Name">
-              <Input id="ds-settings-name" value={name} onChange={e => setName(e.target.value)} maxLength={200} />
-            </FormField>
-            <FormField id="ds-settings-description" label="Description">
-              <Textarea id="ds-settings-description" value={description} onChange={e => setDescription(e.target.value)} rows={3} maxLength={5000} />
-            </FormField>
-            <div className="grid gap-4 sm:grid-cols-2">
-              <FormField id="ds-settings-chunk-size" label="Chunk size (tokens)">
-                <Input id="ds-settings-chunk-size" type="number" min={CHUNK_SIZE_RANGE.min} max={CHUNK_SIZE_RANGE.max} value={chunkSize} onChange={e => setChunkSize(e.target.value)} />
-              </FormField>
-              <FormField id="ds-settings-chunk-overlap" label="Overlap (tokens)">
-                <Input id="ds-settings-chunk-overlap" type="number" min={CHUNK_OVERLAP_RANGE.min} max={CHUNK_OVERLAP_RANGE.max} value={chunkOverlap} onChange={e => setChunkOverlap(e.target.value)} />
-              </FormField>
-            </div>
-            <FormField id="ds-settings-refresh" label="Refresh web pages and sites">
-              <RefreshSelect id="ds-settings-refresh" value={refresh} onChange={v => setRefresh(v ?? 'off')} className="w-fit" />
-              <p className="text-xs text-muted-foreground">The schedule of its web sources that have none of their own. Unchanged pages cost no embeddings.</p>
-            </FormField>
-            <FormField id="ds-settings-language" label="Language">
-              <LanguageSelect id="ds-settings-language" value={language} onChange={setLanguage} className="w-fit" />
-              <p className="text-xs text-muted-foreground">How keyword search stems words and skips stop words. A change indexes the datastore&apos;s content again. Chinese, Japanese and Korean are searchable in any language.</p>
-            </FormField>
-            <FormAlert message={message} />
-          </CardContent>
-          <CardFooter>
-            <PendingButton type="submit" pending={save.isPending}>
-              Save changes
-            </PendingButton>
-          </CardFooter>
-        </form>
+        <DatastoreForm datastore={datastore} />
       </Card>
       <Card className="border-destructive/30">
         <CardHeader>

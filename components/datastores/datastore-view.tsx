@@ -37,7 +37,8 @@ export function DatastoreView({ id }: { id: string }) {
             <VisibilityBadge visibility={store.visibility} />
             <Badge variant="outline">{store.searchMode === 'fulltext' ? 'Full-text search' : 'Hybrid search'}</Badge>
             <span>
-              {countOf(store.nbDatasources, 'datasource')} · {countOf(store.nbChunks, 'chunk')}
+              {countOf(store.nbDatasources - (store.nbSitePages ?? 0), 'datasource')}
+              {store.nbSitePages ? ` and ${countOf(store.nbSitePages, 'site page')}` : ''} · {countOf(store.nbChunks, 'chunk')}
             </span>
           </div>
         )}

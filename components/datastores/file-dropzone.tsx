@@ -2,28 +2,42 @@
 
 import * as React from 'react'
 import { useDropzone, type FileRejection } from 'react-dropzone'
-import { useQueryClient } from '@tanstack/react-query'
 import { Upload, X } from 'lucide-react'
 import { toast } from 'sonner'
-import { errorMessage } from '@/components/api-client'
 import { Button, buttonVariants } from '@/components/ui/button'
 import { useServerLimits } from '@/components/layout/server-limits'
 import { cn } from '@/lib/utils'
-import { uploadFile } from './datastores-api'
-import { datasourcesQueryKey } from './types'
 import { ACCEPTED_FILES, ACCEPTED_LABEL, bytesOfMb } from './upload-files'
 import { UploadList, type UploadItem } from './upload-list'
+import { useUploadQueue } from './use-upload-queue'
 
-/** How many files go up at once; the rest wait their turn. */
-const PARALLEL_UPLOADS = 3
+/** How the uploads are going, "Clear finished" once some are, and each upload. */
+function UploadProgress({ items, onClearFinished }: { items: UploadItem[]; onClearFinished: () => void }) {
+  const finished = items.filter(i => i.state === 'done' || i.state === 'failed' || i.state === 'refused').length
+  const uploading = items.some(i => i.state === 'uploading' || i.state === 'queued')
+  return (
+    <div className="grid gap-2">
+      <div className="flex items-center justify-between">
+        <p className="text-sm text-muted-foreground" role="status">
+          {uploading ? `Uploading ${items.filter(i => i.state === 'uploading' || i.state === 'queued').length} of ${items.length}…` : `${finished} file${finished === 1 ? '' : 's'} handled`}
+        </p>
+        {finished > 0 && (
+          <Button type="button" variant="ghost" size="sm" onClick={onClearFinished}>
+            <X aria-hidden />
+            Clear finished
+          </Button>
+        )}
+      </div>
+      <UploadList items={items} />
+    </div>
+  )
+}
 
-let nextKey = 0
-
-function refusalReason(rejection: FileRejection, maxFileMb: number): string {
-  const codes = rejection.errors.map(e => e.code)
-  if (codes.includes('file-invalid-type')) return `Not an accepted type. Accepted: ${ACCEPTED_LABEL}.`
-  if (codes.includes('file-too-large')) return `Larger than ${maxFileMb} MB.`
-  return rejection.errors.map(e => e.message).join('; ')
+function toastRefusals(rejected: FileRejection[], maxFileMb: number) {
+  if (rejected.length === 0) return
+  toast.error(rejected.length === 1 ? `“${rejected[0].file.name}” was refused` : `${rejected.length} files were refused`, {
+    description: `Accepted: ${ACCEPTED_LABEL}, up to ${maxFileMb} MB each.`,
+  })
 }
 
 /**
@@ -32,65 +46,15 @@ function refusalReason(rejection: FileRejection, maxFileMb: number): string {
  */
 export function FileDropzone({ datastoreId }: { datastoreId: string }) {
   const { maxFileMb } = useServerLimits()
-  const [items, setItems] = React.useState<UploadItem[]>([])
-  const files = React.useRef(new Map<string, File>())
-  const running = React.useRef(0)
-  const queryClient = useQueryClient()
-
-  const update = React.useCallback((key: string, patch: Partial<UploadItem>) => {
-    setItems(list => list.map(i => (i.key === key ? { ...i, ...patch } : i)))
-  }, [])
-
-  const queue = React.useRef<string[]>([])
-
-  // starts waiting uploads while fewer than PARALLEL_UPLOADS are under way; each one that ends starts the next
-  const pump = React.useCallback(
-    function pumpUploads() {
-      while (running.current < PARALLEL_UPLOADS && queue.current.length > 0) {
-        const key = queue.current.shift()!
-        const file = files.current.get(key)
-        if (!file) continue
-        running.current += 1
-        update(key, { state: 'uploading' })
-        void uploadFile(datastoreId, file, { onProgress: p => update(key, { progress: p }) })
-          .then(({ duplicate, ...datasource }) => {
-            update(key, { state: 'done', progress: 1, datasource, duplicate: !!duplicate })
-            void queryClient.invalidateQueries({ queryKey: datasourcesQueryKey(datastoreId) })
-          })
-          .catch(error => update(key, { state: 'failed', message: errorMessage(error) }))
-          .finally(() => {
-            running.current -= 1
-            files.current.delete(key)
-            pumpUploads()
-          })
-      }
-    },
-    [datastoreId, queryClient, update],
-  )
-
+  const uploads = useUploadQueue(datastoreId, maxFileMb)
+  const { add } = uploads
   const onDrop = React.useCallback(
     (accepted: File[], rejected: FileRejection[]) => {
-      const added: UploadItem[] = []
-      for (const file of accepted) {
-        const key = `u${nextKey++}`
-        files.current.set(key, file)
-        queue.current.push(key)
-        added.push({ key, name: file.name, size: file.size, state: 'queued', progress: 0 })
-      }
-      for (const r of rejected) {
-        added.push({ key: `u${nextKey++}`, name: r.file.name, size: r.file.size, state: 'refused', progress: 0, message: refusalReason(r, maxFileMb) })
-      }
-      if (rejected.length > 0) {
-        toast.error(rejected.length === 1 ? `“${rejected[0].file.name}” was refused` : `${rejected.length} files were refused`, {
-          description: `Accepted: ${ACCEPTED_LABEL}, up to ${maxFileMb} MB each.`,
-        })
-      }
-      setItems(list => [...added, ...list])
-      if (accepted.length > 0) pump()
+      add(accepted, rejected)
+      toastRefusals(rejected, maxFileMb)
     },
-    [pump, maxFileMb],
+    [add, maxFileMb],
   )
-
   const { getRootProps, getInputProps, isDragActive, isDragReject } = useDropzone({
     onDrop,
     accept: ACCEPTED_FILES,
@@ -98,66 +62,42 @@ export function FileDropzone({ datastoreId }: { datastoreId: string }) {
     multiple: true,
     noClick: false,
   })
-
   const prompt = isDragReject ? 'Some of these files are not accepted' : isDragActive ? 'Drop the files to upload them' : 'Drop files here, or click to choose'
-  const finished = items.filter(i => i.state === 'done' || i.state === 'failed' || i.state === 'refused').length
-  const uploading = items.some(i => i.state === 'uploading' || i.state === 'queued')
 
   return (
     <div className="grid gap-3">
       <div>
-      {/* outside the zone: a file input inside a role=button is a nested interactive control */}
-      <input {...getInputProps({ 'aria-label': 'Choose files to upload' })} data-testid="dropzone-input" />
-      <div
-        {...getRootProps({
-          role: 'button',
-          // the name is the visible text (WCAG 2.5.3), the accepted types its description
-          'aria-label': prompt,
-          'aria-describedby': 'dropzone-accepted',
-        })}
-        data-testid="dropzone"
-        className={cn(
-          'flex cursor-pointer flex-col items-center justify-center gap-2 rounded-xl border-2 border-dashed px-6 py-8 text-center transition-colors outline-none',
-          'hover:border-ring/60 hover:bg-muted/40 focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50',
-          isDragActive && 'border-ring bg-muted/60',
-          isDragReject && 'border-destructive bg-destructive/5',
-        )}
-      >
-        <span className="flex size-10 items-center justify-center rounded-full bg-muted">
-          <Upload className="size-5 text-muted-foreground" aria-hidden />
-        </span>
-        <p className="text-sm font-medium">{prompt}</p>
-        <p id="dropzone-accepted" className="max-w-md text-xs text-muted-foreground">
-          {ACCEPTED_LABEL}. Up to {maxFileMb} MB each; many at once.
-        </p>
-        {/* the whole zone is the button (Enter or Space opens the file chooser); this only looks like one */}
-        <span aria-hidden className={cn(buttonVariants({ variant: 'outline', size: 'sm' }), 'mt-1')}>
-          Choose files
-        </span>
-      </div>
+        {/* outside the zone: a file input inside a role=button is a nested interactive control */}
+        <input {...getInputProps({ 'aria-label': 'Choose files to upload' })} data-testid="dropzone-input" />
+        <div
+          {...getRootProps({
+            role: 'button',
+            // no aria-label: the name is the zone's whole visible text (the prompt, the accepted types and the size
+            // limit), as WCAG 2.5.3 asks (a label of the prompt alone left the rest of what it shows out of its name)
+          })}
+          data-testid="dropzone"
+          className={cn(
+            'flex cursor-pointer flex-col items-center justify-center gap-2 rounded-xl border-2 border-dashed px-6 py-8 text-center transition-colors outline-none',
+            'hover:border-ring/60 hover:bg-muted/40 focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50',
+            isDragActive && 'border-ring bg-muted/60',
+            isDragReject && 'border-destructive bg-destructive/5',
+          )}
+        >
+          <span className="flex size-10 items-center justify-center rounded-full bg-muted">
+            <Upload className="size-5 text-muted-foreground" aria-hidden />
+          </span>
+          <p className="text-sm font-medium">{prompt}</p>
+          <p className="max-w-md text-xs text-muted-foreground">
+            {ACCEPTED_LABEL}. Up to {maxFileMb} MB each; many at once.
+          </p>
+          {/* the whole zone is the button (Enter or Space opens the file chooser); this only looks like one */}
+          <span aria-hidden className={cn(buttonVariants({ variant: 'outline', size: 'sm' }), 'mt-1')}>
+            Choose files
+          </span>
+        </div>
       </div>
 
-      {items.length > 0 && (
-        <div className="grid gap-2">
-          <div className="flex items-center justify-between">
-            <p className="text-sm text-muted-foreground" role="status">
-              {uploading ? `Uploading ${items.filter(i => i.state === 'uploading' || i.state === 'queued').length} of ${items.length}…` : `${finished} file${finished === 1 ? '' : 's'} handled`}
-            </p>
-            {finished > 0 && (
-              <Button
-                type="button"
-                variant="ghost"
-                size="sm"
-                onClick={() => setItems(list => list.filter(i => i.state === 'queued' || i.state === 'uploading'))}
-              >
-                <X aria-hidden />
-                Clear finished
-              </Button>
-            )}
-          </div>
-          <UploadList items={items} />
-        </div>
-      )}
+      {uploads.items.length > 0 && <UploadProgress items={uploads.items} onClearFinished={uploads.clearFinished} />}
     </div>
   )
 }

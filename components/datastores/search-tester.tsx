@@ -11,7 +11,7 @@ import { Button } from '@/components/ui/button'
 import { Checkbox } from '@/components/ui/checkbox'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
-import { MAX_TOP_K } from '@/lib/domain/limits'
+import { DEFAULT_MIN_SCORE, MAX_TOP_K } from '@/lib/domain/limits'
 import { MinScoreInput } from '@/components/agents/retrieval-settings'
 import { DatasourceStatusBadge } from './datasource-status-badge'
 import { listDatasources, queryDatastore, type DatastoreQuery } from './datastores-api'
@@ -240,6 +240,13 @@ export function SearchTester({ datastore }: { datastore: Datastore }) {
             </EmptyState>
           ) : (
             <>
+              {asked === null && search.data.every(f => f.score < DEFAULT_MIN_SCORE) && (
+                <p role="status" data-testid="nothing-relevant" className="flex items-start gap-2 rounded-xl border border-amber-500/40 bg-amber-500/5 p-4 text-sm">
+                  <SearchX className="mt-0.5 size-4 shrink-0" aria-hidden />
+                  Nothing relevant: no fragment reaches the default relevance floor ({DEFAULT_MIN_SCORE}). An agent reading this
+                  datastore would be given none of these and would say it does not know.
+                </p>
+              )}
               <p className="text-sm text-muted-foreground">
                 {search.data.length} fragment{search.data.length === 1 ? '' : 's'}, best first
                 {asked !== null ? `, relevance ${asked} or more` : ''}. Relevance runs from 0 to 1 and means the same for every

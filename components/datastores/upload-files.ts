@@ -1,6 +1,6 @@
-// Which files the dropzone accepts: the eight types of lib/domain/file-types.ts (spec §4.5), by MIME type and by the
+// Which files the dropzone accepts: the types of lib/domain/file-types.ts, by MIME type and by the
 // extensions the server recognises them by. Their size limit is the server's, read from useServerLimits().
-import { ACCEPTED_FILE_TYPES, extensionsOf, type AcceptedFileType } from '@/lib/domain/file-types'
+import { ACCEPTED_FILE_TYPES, extensionsOf, IMAGE_FILE_TYPES, type AcceptedFileType } from '@/lib/domain/file-types'
 
 /** The accepted types with the extensions a browser may know them by (react-dropzone's `accept`). */
 export const ACCEPTED_FILES: Record<string, string[]> = Object.fromEntries(
@@ -17,9 +17,18 @@ const FILE_TYPE_LABELS: Record<AcceptedFileType, string> = {
   'text/markdown': 'Markdown',
   'text/plain': 'plain text',
   'application/json': 'JSON',
+  'text/html': 'HTML',
+  'image/png': 'PNG',
+  'image/jpeg': 'JPEG',
+  'image/webp': 'WebP',
+  'image/tiff': 'TIFF',
 }
 
-export const ACCEPTED_LABEL = Object.values(FILE_TYPE_LABELS).join(', ')
+const IMAGES = new Set<string>(IMAGE_FILE_TYPES)
+const labelsOf = (images: boolean) => (Object.keys(FILE_TYPE_LABELS) as AcceptedFileType[]).filter(t => IMAGES.has(t) === images).map(t => FILE_TYPE_LABELS[t])
+
+/** "PDF, Word (.docx), …, HTML, images (PNG, JPEG, WebP, TIFF: their text is recognised)". */
+export const ACCEPTED_LABEL = `${labelsOf(false).join(', ')}, images (${labelsOf(true).join(', ')}: their text is recognised)`
 
 export const bytesOfMb = (mb: number) => mb * 1024 * 1024
 

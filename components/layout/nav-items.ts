@@ -1,4 +1,4 @@
-import { Bot, ChartColumn, Contact, Database, Inbox, KeyRound, MessagesSquare, SearchX, Webhook, type LucideIcon } from 'lucide-react'
+import { Bot, ChartColumn, Contact, Database, Inbox, KeyRound, MessagesSquare, ScrollText, SearchX, Webhook, type LucideIcon } from 'lucide-react'
 
 export interface NavItem {
   href: string
@@ -16,4 +16,5 @@ export const NAV_ITEMS: NavItem[] = [
   { href: '/api-keys', label: 'API keys', icon: KeyRound },
   { href: '/webhooks', label: 'Webhooks', icon: Webhook },
   { href: '/usage', label: 'Usage', icon: ChartColumn },
+  { href: '/audit', label: 'Audit log', icon: ScrollText },
 ]

@@ -2,8 +2,8 @@
 // on 127.0.0.1 only. Tests start it in-process (startFakeOpenAI) or as a process: `node fake-openai-server.mjs PORT`.
 // Embeddings are a hashed bag of words, so texts sharing words are near each other, deterministically.
 // Behaviour is scriptable per test: POST /__control {reply, mode, delayMs, firstTokenDelayMs, embeddingsMode,
-// embeddingsDelayMs, answerFromContext, rewriteReply, rewriteMode, rewriteDelayMs}; GET /__requests. Modes: error,
-// hang, drop, drop-mid-stream, hang-mid-stream.
+// embeddingsDelayMs, answerFromContext, rewriteReply, rewriteMode, rewriteDelayMs, status}; GET /__requests. Modes:
+// error (HTTP `status`, 500 by default), garbage, hang, drop, drop-mid-stream, hang-mid-stream.
 import http from 'node:http'
 import { createHash } from 'node:crypto'
 
@@ -117,7 +117,12 @@ export async function startFakeOpenAI({ port = 0, host = '127.0.0.1' } = {}) {
       const reply = b.reply ?? (b.answerFromContext ? answerFromContext(body) : defaultReply(body))
       const usage = { prompt_tokens: 42, completion_tokens: reply.length, total_tokens: 42 + reply.length }
       if (b.mode === 'hang') return // never answers: the caller's timeout or abort must end it
-      if (b.mode === 'error') return json(500, { error: { message: 'The model is overloaded (fake)', type: 'server_error' } })
+      if (b.mode === 'error') return json(b.status ?? 500, { error: { message: 'The model is overloaded (fake)', type: 'server_error' } })
+      // garbage: a 200 whose body is no chat completion (a wrong OPENAI_BASE_URL pointing at some other server)
+      if (b.mode === 'garbage') {
+        res.writeHead(200, { 'content-type': body.stream ? 'text/event-stream' : 'application/json' })
+        return res.end(body.stream ? 'data: {"not":"a chunk"\n\ndata: <html>\n\n' : '<html>not a model</html>')
+      }
       // drop: the connection is closed before any answer, streaming or not
       if (b.mode === 'drop') { record.dropped = true; req.socket.destroy(); return }
       if (b.firstTokenDelayMs) await sleep(b.firstTokenDelayMs)

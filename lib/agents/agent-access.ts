@@ -1,6 +1,6 @@
 import { getPrisma } from '@/lib/db/client'
 import type { ConversationChannel } from '@/lib/domain/agents'
-import type { TenantContext } from '@/lib/domain/tenant'
+import { seesAgent, type TenantContext } from '@/lib/domain/tenant'
 import { NotFound, Unauthorized } from '@/lib/http/errors'
 import type { AgentWithDatastores } from './agent-resource'
 import { checkOrigin } from './allowed-domains'
@@ -36,6 +36,8 @@ export async function resolveAgentAccess(ctx: TenantContext | null, agentId: str
     where: { id: agentId },
     include: { datastores: { select: { datastoreId: true } } },
   })
+  // a key limited to other agents sees this one as it sees an unknown id
+  if (agent && ctx?.organizationId === agent.organizationId && !seesAgent(ctx, agent.id)) throw new NotFound('Agent')
   if (agent && ctx?.organizationId === agent.organizationId) {
     return { agent, organizationId: agent.organizationId, member: true, channel: ctx.actor.type === 'user' ? 'dashboard' : 'api' }
   }

@@ -13,6 +13,7 @@ export function toAgentResource(agent: AgentWithDatastores): AgentResource {
     description: agent.description,
     modelName: agent.modelName,
     temperature: agent.temperature,
+    maxTokens: agent.maxTokens,
     visibility: agent.visibility,
     systemPrompt: agent.systemPrompt,
     userPrompt: agent.userPrompt,

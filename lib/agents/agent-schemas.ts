@@ -3,8 +3,7 @@ import { AGENT_VISIBILITIES, PROMPT_TYPES } from '@/lib/domain/agents'
 import { ANSWER_ENCODINGS } from '@/lib/domain/answer-events'
 import { AGENT_MODEL_NAMES, MODEL_NAME_ALIASES, QUERY_MODEL_NAMES, type AgentModelName } from '@/lib/domain/models'
 import { IdParam } from '@/lib/http/body'
-import { MinScore } from '@/lib/datastores/schemas'
-import { MetadataFilterSchema } from '@/lib/search/metadata-filter'
+import { MinScore, QueryFiltersSchema } from '@/lib/datastores/schemas'
 import { AllowedDomainsBody } from './allowed-domains'
 import { AppearanceBody } from './appearance'
 
@@ -16,6 +15,8 @@ const Prompt = z.string().max(PROMPT_MAX)
 const Temperature = z.number().min(0).max(1)
 const PromptType = z.enum(PROMPT_TYPES)
 const Visibility = z.enum(AGENT_VISIBILITIES)
+// a cap well above any answer a chat needs, and within what current models accept
+const MaxTokens = z.number().int().positive().max(32_768)
 
 /** A model name of the spec, or Chaindesk's `gpt_*` spelling of it (answered as the spec's name). */
 function modelName<const T extends readonly AgentModelName[]>(names: T) {
@@ -39,6 +40,8 @@ export const AgentCreateBody = z.object({
   description: z.string().max(2_000).optional(),
   modelName: modelName(AGENT_MODEL_NAMES).optional(),
   temperature: Temperature.optional(),
+  // issue 22: the answer's length limit, which also caps what a public visitor may ask for
+  maxTokens: MaxTokens.nullable().optional(),
   visibility: Visibility.optional(),
   systemPrompt: Prompt.nullable().optional(),
   userPrompt: Prompt.nullable().optional(),
@@ -80,11 +83,6 @@ const nullable = <T extends z.ZodType>(schema: T) =>
 const absentWhenEmpty = <T extends z.ZodType>(schema: T) =>
   z.preprocess(v => (v === null || v === '' ? undefined : v), schema.optional())
 
-export const QueryFiltersBody = z.object({
-  custom_ids: nullable(z.array(z.string().min(1).max(256)).max(100)),
-  datasource_ids: nullable(z.array(IdParam).max(100)),
-  metadata: nullable(MetadataFilterSchema),
-})
 
 export const AgentQueryBody = z.object({
   query: z.string().trim().min(1, 'query must not be empty').max(16_000),
@@ -96,12 +94,12 @@ export const AgentQueryBody = z.object({
   temperature: nullable(Temperature),
   streaming: nullable(z.boolean()),
   modelName: nullable(modelName(QUERY_MODEL_NAMES)),
-  // a cap well above any answer a chat needs, and within what current models accept
-  maxTokens: nullable(z.number().int().positive().max(32_768)),
+  // issue 22: a public (key-less) query keeps only maxTokens of these overrides, capped by the agent's (query-overrides.ts)
+  maxTokens: nullable(MaxTokens),
   presencePenalty: nullable(z.number().min(-2).max(2)),
   frequencyPenalty: nullable(z.number().min(-2).max(2)),
   topP: nullable(z.number().min(0).max(1)),
-  filters: nullable(QueryFiltersBody),
+  filters: nullable(QueryFiltersSchema),
   // issue 13: false searches the question as typed (no standalone rewrite of a follow-up); a floor for this query
   rewriteQuestion: nullable(z.boolean().describe("false: search a follow-up as typed, not as the standalone question the model makes of it (default: the agent's rewriteQuestions)")),
   minScore: nullable(MinScore),

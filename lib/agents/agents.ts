@@ -1,6 +1,6 @@
 import { getPrisma } from '@/lib/db/client'
 import type { AgentResource } from '@/lib/domain/agents'
-import type { TenantContext } from '@/lib/domain/tenant'
+import { seesAgent, visibleIds, type TenantContext } from '@/lib/domain/tenant'
 import { NotFound } from '@/lib/http/errors'
 import { toAgentResource } from './agent-resource'
 import { mergeAppearance } from './appearance'
@@ -22,8 +22,8 @@ async function checkDatastores(ctx: TenantContext, ids: string[]): Promise<void>
 function agentColumns(input: AgentCreate | AgentUpdate) {
   const { name, description, modelName, temperature, visibility, systemPrompt, userPrompt, promptType, promptTemplate } = input
   const { allowedDomains, requireSignedVisitors } = input
-  const { rewriteQuestions, minScore, noAnswerMessage } = input
-  return { name, description, modelName, temperature, visibility, systemPrompt, userPrompt, promptType, promptTemplate, allowedDomains, requireSignedVisitors, rewriteQuestions, minScore, noAnswerMessage }
+  const { rewriteQuestions, minScore, noAnswerMessage, maxTokens } = input
+  return { name, description, modelName, temperature, maxTokens, visibility, systemPrompt, userPrompt, promptType, promptTemplate, allowedDomains, requireSignedVisitors, rewriteQuestions, minScore, noAnswerMessage }
 }
 
 export async function createAgent(ctx: TenantContext, input: AgentCreate): Promise<AgentResource> {
@@ -47,7 +47,7 @@ export async function createAgent(ctx: TenantContext, input: AgentCreate): Promi
 export async function listAgents(ctx: TenantContext): Promise<AgentResource[]> {
   const prisma = await getPrisma()
   const agents = await prisma.agent.findMany({
-    where: { organizationId: ctx.organizationId },
+    where: { organizationId: ctx.organizationId, ...visibleIds(ctx.grant?.agentIds) },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     include: withDatastores,
   })
@@ -57,7 +57,7 @@ export async function listAgents(ctx: TenantContext): Promise<AgentResource[]> {
 /** The agent row with its datastore ids, if it belongs to the caller's organization. */
 export async function findAgent(ctx: TenantContext, id: string) {
   const prisma = await getPrisma()
-  const agent = await prisma.agent.findFirst({ where: { id, organizationId: ctx.organizationId }, include: withDatastores })
+  const agent = seesAgent(ctx, id) ? await prisma.agent.findFirst({ where: { id, organizationId: ctx.organizationId }, include: withDatastores }) : null
   if (!agent) throw new NotFound('Agent')
   return agent
 }

@@ -7,6 +7,8 @@ import type { TenantContext } from '@/lib/domain/tenant'
 import { NotFound, Unauthorized } from '@/lib/http/errors'
 import { findAgent } from './agents'
 import { sourcesVisibilityFor, visibleSources } from './appearance'
+import { VISITOR_APOLOGY } from './model-failure'
+import { STOPPED_MESSAGE } from '@/lib/domain/answer-events'
 
 // Conversations as callers read them (lib/domain/agents.ts): an agent's, the organization's (newest first, a page at
 // a time), and one with its messages, which a public agent's conversation shows to anyone holding its id.
@@ -79,15 +81,23 @@ export async function getConversation(ctx: TenantContext | null, id: string, cha
     ...(newestFirst ? { take: CHAINDESK_PAGE, ...(chaindeskCursor ? { cursor: { id: chaindeskCursor }, skip: 1 } : {}) } : {}),
   })
   const count = newestFirst ? await prisma.message.count({ where: { conversationId: c.id } }) : messages.length
+  // a key-less reader holds the conversation's id, not its visitor's: the visitor ids (with which one could vote or
+  // continue as that visitor) are for the organization only (issue 22)
+  const { visitorId, verifiedVisitorId, ...fields } = conversationFields(c, count, member)
   return {
-    ...conversationFields(c, count, member),
+    ...(member ? { visitorId, verifiedVisitorId } : {}),
+    ...fields,
     lead: c.leads[0] ?? null,
     // a visitor sees the sources the agent shows (issue 14)
-    messages: messages.map(m => toMessage(m, sourcesVisibilityFor(member, c.agent.appearance))),
+    messages: messages.map(m => messageResource(m, sourcesVisibilityFor(member, c.agent.appearance), member)),
   }
 }
 
-function toMessage(m: Prisma.MessageGetPayload<object>, shown: SourcesVisibility): ConversationMessage {
+/**
+ * A stored message as the API answers it, its sources as `shown` (the conversation read, the inbox); a failed
+ * answer's cause is the operator's to read (issue 22): a visitor reads an apology, a stopped answer says so to anyone.
+ */
+export function messageResource(m: Prisma.MessageGetPayload<object>, shown: SourcesVisibility, member = true): ConversationMessage {
   return {
     id: m.id,
     role: m.role,
@@ -96,7 +106,8 @@ function toMessage(m: Prisma.MessageGetPayload<object>, shown: SourcesVisibility
     sources: visibleSources(Array.isArray(m.sources) ? (m.sources as unknown as AnswerSource[]) : [], shown),
     promptTokens: m.promptTokens,
     completionTokens: m.completionTokens,
-    error: m.error,
+    // a failed answer's cause is the operator's to read (issue 22); a stopped answer says so to anyone
+    error: m.error && !member && m.error !== STOPPED_MESSAGE ? VISITOR_APOLOGY : m.error,
     searchQuery: m.searchQuery,
     topScore: m.topScore,
     noSources: m.noSources,

@@ -32,20 +32,26 @@ const ADOPTABLE_ID = /^[A-Za-z0-9_-]{16,128}$/
 export const newConversationId = () => randomUUID()
 
 /**
- * Checks, without writing anything, what a query continues: a conversationId must be a conversation of this agent
- * and visitor, or a well-formed id of no conversation at all (then it is started under that id), else 404; a
- * visitorId a visitor of the agent's organization, or a new id (then the visitor is created with it, as Chaindesk's
- * widget makes up its visitor ids) but never another organization's.
+ * Checks, without writing anything, what a query continues: a conversationId must be a conversation of this agent,
+ * or a well-formed id of no conversation at all (then it is started under that id), else 404; a visitorId a visitor
+ * of the agent's organization, or a new id (then the visitor is created with it, as Chaindesk's widget makes up its
+ * visitor ids) but never another organization's. A conversation is continued by its own visitor only: a member of
+ * the organization naming another visitor gets 404 (leaving visitorId out continues it as its visitor); a public
+ * caller who is not its visitor (visitorId left out or another one) starts a new conversation instead (issue 22),
+ * so that nobody joins a stranger's conversation or learns its visitor's id.
  */
 export async function resolveConversationTarget(input: {
   organizationId: string
   agentId: string
   conversationId?: string
   visitorId?: string
+  /** The caller belongs to the agent's organization (an API key, the dashboard). */
+  member: boolean
 }): Promise<ConversationTarget> {
   const prisma = await getPrisma()
   let visitorId = input.visitorId ?? null
   let adopt = false
+  let conversationId = input.conversationId ?? null
   if (input.conversationId) {
     const conversation = await prisma.conversation.findUnique({
       where: { id: input.conversationId },
@@ -54,15 +60,12 @@ export async function resolveConversationTarget(input: {
     if (!conversation) {
       if (!ADOPTABLE_ID.test(input.conversationId)) throw new NotFound('Conversation')
       adopt = true
-    } else if (
-      conversation.agentId !== input.agentId ||
-      conversation.organizationId !== input.organizationId ||
-      // a conversation is continued by its own visitor only
-      (visitorId && conversation.visitorId && conversation.visitorId !== visitorId)
-    ) {
+    } else if (conversation.agentId !== input.agentId || conversation.organizationId !== input.organizationId) {
       throw new NotFound('Conversation')
-    } else {
-      visitorId ??= conversation.visitorId
+    } else if (conversation.visitorId && conversation.visitorId !== visitorId) {
+      if (!input.member) conversationId = null
+      else if (visitorId) throw new NotFound('Conversation')
+      else visitorId = conversation.visitorId
     }
   }
   let visitorExists = false
@@ -71,7 +74,6 @@ export async function resolveConversationTarget(input: {
     if (visitor && visitor.organizationId !== input.organizationId) throw new NotFound('Visitor')
     visitorExists = visitor !== null
   }
-  const conversationId = input.conversationId ?? null
   return { organizationId: input.organizationId, agentId: input.agentId, conversationId, adopt, visitorId, visitorExists }
 }
 

@@ -16,7 +16,15 @@ export async function answerIfPersonHas(access: AgentAccess, body: AgentQuery): 
   const state = await prisma.conversation.findUnique({ where: { id: body.conversationId }, select: { isAiEnabled: true } })
   if (!state || state.isAiEnabled) return null
   // the same checks as any query: the agent's conversation, the conversation's own visitor
-  const target = await resolveConversationTarget({ organizationId: access.organizationId, agentId: access.agent.id, conversationId: body.conversationId, visitorId: body.visitorId })
+  const target = await resolveConversationTarget({
+    organizationId: access.organizationId,
+    agentId: access.agent.id,
+    conversationId: body.conversationId,
+    visitorId: body.visitorId,
+    member: access.member,
+  })
+  // a caller who is not the conversation's visitor starts a conversation of their own (issue 22): the model answers it
+  if (target.conversationId !== body.conversationId) return null
   const opened = await openConversation(target, { text: body.query, channel: access.channel })
   const text = resolveAppearance(access.agent.appearance).handoffMessage
   const messageId = await saveAnswer(opened.conversationId, { text, sources: [] })

@@ -1,3 +1,4 @@
+import { phaseTimer, recordModelCall } from '@/lib/metrics/agents'
 import { streamText } from 'ai'
 import { config } from '@/lib/config'
 import { unreachable, type AgentAnswer, type AnswerEvent } from '@/lib/domain/answer-events'
@@ -5,8 +6,9 @@ import { ModelFailed, type ModelError } from '@/lib/domain/errors'
 import { logger } from '@/lib/logger'
 import { startModelDeadline, type ModelDeadline } from './model-deadline'
 import { describeModelFailure } from './model-failure'
+import { recordModelFailure, recordModelSuccess } from './model-health'
 import type { PreparedQuery } from './prepare-query'
-import { settleAnswer, settleFailure, type ModelTokens } from './query-outcome'
+import { settleAnswer, settleFailedAnswer, type ModelTokens } from './query-outcome'
 
 // The model run of a query (spec §4.2, §6; DESIGN.md §7), streamed or not: `answer` pieces as the model writes them,
 // then `endpoint_response` with the stored answer and `done`, or `error` once the failure is stored. A streaming
@@ -22,6 +24,7 @@ export async function* runModel(
   delivered: 'as-it-comes' | 'at-the-end' = 'as-it-comes',
 ): AsyncGenerator<AnswerEvent, void, undefined> {
   const deadline = startModelDeadline(clientSignal, config().AGENT_MODEL_TIMEOUT_SECONDS * 1000)
+  const timer = phaseTimer()
   let text = ''
   let tokens: ModelTokens = { promptTokens: 0, completionTokens: 0 }
   let failure: ModelError | null = null
@@ -34,16 +37,22 @@ export async function* runModel(
       // an answer never starts with a line break (a stream's first data line cannot carry one: answer-events.ts)
       const piece = text ? part.text : part.text.replace(/^(?:\r\n|\r|\n)+/, '')
       if (!piece) continue
+      if (!text) timer.phase('first_token')
       text += piece
       yield { type: 'answer', text: piece }
     }
   } catch (error) {
-    failure = describeModelFailure(error, deadline)
+    failure = describeModelFailure(error, deadline, text.length > 0)
   } finally {
     deadline.dispose()
   }
+  timer.phase('answer')
+  recordModelCall(query.model.id, failure ? failure.kind : 'ok', tokens)
   if (failure) yield* await settleRunFailure(query, text, failure, delivered)
-  else yield* await settleAnswer(query, text, tokens)
+  else {
+    recordModelSuccess()
+    yield* await settleAnswer(query, text, tokens)
+  }
 }
 
 /** The model's text pieces and its token usage; throws when the call fails or is stopped. */
@@ -70,8 +79,9 @@ async function* modelParts(query: PreparedQuery, deadline: ModelDeadline): Async
 }
 
 async function settleRunFailure(query: PreparedQuery, text: string, failure: ModelError, delivered: 'as-it-comes' | 'at-the-end'): Promise<AnswerEvent[]> {
-  logger.warn('agent model call failed', { model: query.model.id, kind: failure.kind, reason: failure.message })
-  await settleFailure(query, text, failure.message, delivered)
+  logger.warn('agent model call failed', { model: query.model.id, kind: failure.kind, cause: failure.failure, reason: failure.message })
+  recordModelFailure(failure.failure, failure.message)
+  await settleFailedAnswer(query, text, failure.message, delivered)
   return [{ type: 'error', message: failure.message, cause: failure }]
 }
 

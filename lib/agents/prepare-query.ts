@@ -1,4 +1,5 @@
 import type { AnswerSource } from '@/lib/domain/answer-events'
+import { DEFAULT_MIN_SCORE } from '@/lib/domain/limits'
 import type { Fragment } from '@/lib/search/types'
 import { reserveAgentQuery } from '@/lib/usage/agent-queries'
 import type { AgentAccess } from './agent-access'
@@ -7,7 +8,8 @@ import type { AgentQuery } from './agent-schemas'
 import { openConversation, recentHistory, resolveConversationTarget } from './conversations'
 import { chatModel, type ChatModel } from './model-catalogue'
 import { assemblePrompt, type AssembledPrompt, type PromptSettings } from './prompt'
-import { settleFailure, type OpenedQuery } from './query-outcome'
+import { settleFailedAnswer, type OpenedQuery } from './query-outcome'
+import { honouredQuery } from './query-overrides'
 import { retrieveForQuestion } from './retrieval'
 
 // Everything that can refuse a query (no model, unknown conversation, usage limit, retrieval) happens here, before
@@ -26,14 +28,16 @@ export interface PreparedQuery extends OpenedQuery {
   }
 }
 
-export async function prepareQuery(access: AgentAccess, body: AgentQuery, signal?: AbortSignal): Promise<PreparedQuery> {
+export async function prepareQuery(access: AgentAccess, asked: AgentQuery, signal?: AbortSignal): Promise<PreparedQuery> {
   const { agent } = access
+  const body = honouredQuery(asked, agent, access.member)
   const model = chatModel(body.modelName ?? agent.modelName)
   const target = await resolveConversationTarget({
     organizationId: access.organizationId,
     agentId: agent.id,
     conversationId: body.conversationId,
     visitorId: body.visitorId,
+    member: access.member,
   })
   const reservation = await reserveAgentQuery(access.organizationId)
   let conversationId: string | undefined
@@ -49,7 +53,7 @@ export async function prepareQuery(access: AgentAccess, body: AgentQuery, signal
       history,
       model: model.model,
       rewrite: body.rewriteQuestion ?? agent.rewriteQuestions,
-      minScore: body.minScore ?? agent.minScore,
+      minScore: body.minScore ?? agent.minScore ?? DEFAULT_MIN_SCORE,
       filters: body.filters,
       signal,
     })
@@ -66,7 +70,7 @@ export async function prepareQuery(access: AgentAccess, body: AgentQuery, signal
     }
   } catch (error) {
     // the model was never asked: the query does not count, and the stored question says why it has no answer
-    await settleFailure({ reservation, conversationId, sources: [] }, '', error instanceof Error ? error.message : String(error))
+    await settleFailedAnswer({ reservation, conversationId, sources: [] }, '', error instanceof Error ? error.message : String(error))
     throw error
   }
 }
@@ -85,7 +89,7 @@ function modelSettings(body: AgentQuery, agent: AgentWithDatastores): PreparedQu
   return {
     temperature: body.temperature ?? agent.temperature,
     topP: body.topP,
-    maxOutputTokens: body.maxTokens,
+    maxOutputTokens: body.maxTokens ?? agent.maxTokens ?? undefined,
     presencePenalty: body.presencePenalty,
     frequencyPenalty: body.frequencyPenalty,
   }

@@ -1,8 +1,10 @@
-import type { AgentAnswer, AnswerEncoding, AnswerEvent } from '@/lib/domain/answer-events'
+import { STOPPED_MESSAGE, type AgentAnswer, type AnswerEncoding, type AnswerEvent } from '@/lib/domain/answer-events'
+import { ModelError, ModelFailed, ModelTimeout } from '@/lib/domain/errors'
 import { limitPublicQuery } from '@/lib/rate-limit/public-queries'
 import type { AgentAccess } from './agent-access'
 import type { AgentQuery } from './agent-schemas'
 import { answerIfPersonHas, handoffEvents } from './handoff'
+import { VISITOR_APOLOGY } from './model-failure'
 import { collectAnswer, runModel } from './model-run'
 import { prepareQuery } from './prepare-query'
 import { sourcesVisibilityFor } from './appearance'
@@ -46,8 +48,22 @@ export async function queryAgent(access: AgentAccess, body: AgentQuery, caller: 
   }
   const prepared = { ...(await prepareQuery(access, asked, caller.signal)), sourcesVisibility: sourcesVisibilityFor(access.member, access.agent.appearance) }
   await markVerifiedConversation(prepared.conversationId, visitor)
+  // a visitor reads a plain apology when the model fails; the organization reads the cause (issue 22)
+  const told = (events: AsyncIterable<AnswerEvent>) => (access.member ? events : apologizeToVisitor(events))
   if (body.streaming) {
-    return { kind: 'stream', events: runModel(prepared, caller.signal, 'as-it-comes'), encoding: streamEncodingOf(body, caller.streamEncoding) }
+    return { kind: 'stream', events: told(runModel(prepared, caller.signal, 'as-it-comes')), encoding: streamEncodingOf(body, caller.streamEncoding) }
   }
-  return { kind: 'json', answer: await collectAnswer(runModel(prepared, caller.signal, 'at-the-end')) }
+  return { kind: 'json', answer: await collectAnswer(told(runModel(prepared, caller.signal, 'at-the-end'))) }
+}
+
+/** The run's events with a failure's message replaced by the apology (its kind, hence the HTTP status, kept). */
+async function* apologizeToVisitor(events: AsyncIterable<AnswerEvent>): AsyncGenerator<AnswerEvent, void, undefined> {
+  for await (const event of events) {
+    if (event.type !== 'error' || event.message === STOPPED_MESSAGE) {
+      yield event
+      continue
+    }
+    const cause = event.cause instanceof ModelError ? event.cause : undefined
+    yield { type: 'error', message: VISITOR_APOLOGY, cause: cause?.kind === 'timeout' ? new ModelTimeout(VISITOR_APOLOGY, cause.failure) : new ModelFailed(VISITOR_APOLOGY, cause?.failure) }
+  }
 }

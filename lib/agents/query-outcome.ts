@@ -44,7 +44,7 @@ export async function settleAnswer(query: OpenedQuery, text: string, tokens: Mod
  * Stores the failure with the text said before it; gives the query back when the caller received none of it (no
  * text was said, or the reply was to be JSON, which a failure replaces with an error).
  */
-export async function settleFailure(
+export async function settleFailedAnswer(
   query: Pick<OpenedQuery, 'reservation' | 'sources' | 'retrieval'> & { conversationId?: string },
   text: string,
   reason: string,

@@ -1,3 +1,4 @@
+import { phaseTimer } from '@/lib/metrics/agents'
 import type { LanguageModel } from 'ai'
 import { config } from '@/lib/config'
 import { hybridSearch } from '@/lib/search/hybrid-search'
@@ -36,9 +37,12 @@ export async function retrieveForQuestion(input: {
   signal?: AbortSignal
 }): Promise<Retrieval> {
   if (input.datastoreIds.length === 0) return { fragments: [], searchQuery: null, topScore: null, noSources: false }
+  const timer = phaseTimer()
   const { query } = input.rewrite
     ? await standaloneQuestion({ model: input.model, question: input.question, history: input.history, signal: input.signal })
     : { query: input.question }
+  if (input.rewrite) timer.phase('rewrite')
+  const searched = phaseTimer()
   const found = await hybridSearch({
     organizationId: input.organizationId,
     datastoreIds: input.datastoreIds,
@@ -47,6 +51,7 @@ export async function retrieveForQuestion(input: {
     filters: input.filters,
     signal: input.signal,
   })
+  searched.phase('retrieval')
   const { fragments, topScore } = applyFloor(found, input.minScore)
   return { fragments, searchQuery: query, topScore, noSources: fragments.length === 0 }
 }

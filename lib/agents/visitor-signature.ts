@@ -1,8 +1,9 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import { config } from '@/lib/config'
 import { getPrisma } from '@/lib/db/client'
 import type { TenantContext } from '@/lib/domain/tenant'
 import { Forbidden, NotFound } from '@/lib/http/errors'
-import { decryptSecret, encryptSecret } from '@/lib/webhooks/secret'
+import { decryptSecret, encryptSecret } from '@/lib/crypto/secrets'
 import type { AgentAccess } from './agent-access'
 import type { AgentQuery } from './agent-schemas'
 import { findAgent } from './agents'
@@ -23,9 +24,12 @@ export function signVisitor(secret: string, visitorId: string, expires: number):
   return createHmac('sha256', secret).update(`${visitorId}.${expires}`).digest('hex')
 }
 
-export type SignatureVerdict = 'valid' | 'expired' | 'invalid'
+export type SignatureVerdict = 'valid' | 'expired' | 'too_long' | 'invalid'
 
-/** Recomputes the HMAC and compares in constant time; an expiry in the past is refused whatever the signature. */
+/**
+ * Recomputes the HMAC and compares in constant time; an expiry in the past is refused whatever the signature, and so
+ * is one further ahead than VISITOR_TOKEN_MAX_DAYS (issue 22: a leaked signature must not serve for years).
+ */
 export function verifyVisitorSignature(
   secret: string,
   identity: { visitorId: string; signature: string; expires: number },
@@ -35,7 +39,34 @@ export function verifyVisitorSignature(
   const given = /^[0-9a-f]{64}$/i.test(identity.signature) ? Buffer.from(identity.signature, 'hex') : Buffer.alloc(0)
   const matches = given.length === expected.length && timingSafeEqual(given, expected)
   if (!matches) return 'invalid'
-  return identity.expires > nowSeconds ? 'valid' : 'expired'
+  if (identity.expires <= nowSeconds) return 'expired'
+  return identity.expires - nowSeconds > config().VISITOR_TOKEN_MAX_DAYS * 86_400 ? 'too_long' : 'valid'
+}
+
+/** A signed identity, as a query or a vote carries it. */
+export interface SignedVisitor {
+  visitorId?: string
+  visitorSignature?: string
+  visitorExpires?: number
+}
+
+/**
+ * The verified visitor id of a signed identity, checked against the agent's secret: 403 visitor_not_verified when
+ * it is incomplete, forged, expired or valid for too long (the reason in details).
+ */
+export function verifiedVisitorOf(agent: { visitorSecretCiphertext: string | null }, signed: SignedVisitor, nowSeconds?: number): string {
+  if (!signed.visitorId || !signed.visitorSignature || signed.visitorExpires === undefined || !agent.visitorSecretCiphertext) {
+    throw new Forbidden('visitor_not_verified', NOT_VERIFIED, { reason: 'unsigned' })
+  }
+  const identity = { visitorId: signed.visitorId, signature: signed.visitorSignature, expires: signed.visitorExpires }
+  const verdict = verifyVisitorSignature(decryptSecret(agent.visitorSecretCiphertext), identity, nowSeconds)
+  if (verdict === 'expired') throw new Forbidden('visitor_not_verified', 'The visitor signature has expired: sign the visitor again', { reason: 'expired' })
+  if (verdict === 'too_long') {
+    const days = config().VISITOR_TOKEN_MAX_DAYS
+    throw new Forbidden('visitor_not_verified', `The visitor signature expires more than ${days} days ahead (VISITOR_TOKEN_MAX_DAYS): sign with a nearer expiry`, { reason: 'too_long' })
+  }
+  if (verdict !== 'valid') throw new Forbidden('visitor_not_verified', NOT_VERIFIED, { reason: 'invalid' })
+  return signed.visitorId
 }
 
 /** A new secret for the agent (the previous one stops verifying at once): returned once, stored encrypted. */
@@ -77,14 +108,8 @@ export async function checkQueryVisitor(access: AgentAccess, body: AgentQuery, n
   const signed = body.visitorSignature !== undefined || body.visitorExpires !== undefined
   let visitor: QueryVisitor = { visitorId: body.visitorId, verified: false }
   if (signed) {
-    if (!body.visitorId || !body.visitorSignature || body.visitorExpires === undefined || !agent.visitorSecretCiphertext) {
-      throw new Forbidden('visitor_not_verified', NOT_VERIFIED)
-    }
-    const identity = { visitorId: body.visitorId, signature: body.visitorSignature, expires: body.visitorExpires }
-    const verdict = verifyVisitorSignature(decryptSecret(agent.visitorSecretCiphertext), identity, nowSeconds)
-    if (verdict === 'expired') throw new Forbidden('visitor_not_verified', 'The visitor signature has expired: sign the visitor again', { reason: 'expired' })
-    if (verdict !== 'valid') throw new Forbidden('visitor_not_verified', NOT_VERIFIED, { reason: 'invalid' })
-    visitor = { visitorId: verifiedVisitorRecordId(access.organizationId, body.visitorId), verifiedVisitorId: body.visitorId, verified: true }
+    const verifiedId = verifiedVisitorOf(agent, body, nowSeconds)
+    visitor = { visitorId: verifiedVisitorRecordId(access.organizationId, verifiedId), verifiedVisitorId: verifiedId, verified: true }
   } else if (agent.requireSignedVisitors && !access.member) {
     throw new Forbidden('visitor_not_verified', NOT_VERIFIED, { reason: 'unsigned' })
   }

@@ -1,10 +1,14 @@
 import { z, type ZodType } from 'zod'
-import type { Access } from '@/lib/domain/access'
+import { lowestRoleFor, type Access, type Scope } from '@/lib/domain/access'
 import type { TenantContext } from '@/lib/domain/tenant'
 import { identify } from '@/lib/auth/tenant'
 import { IdParam, parseJson, parseOptionalJson, parseSearchParams, validate } from '@/lib/http/body'
-import { MethodNotAllowed, Unauthorized } from '@/lib/http/errors'
-import { toErrorResponse } from '@/lib/http/route'
+import { Forbidden, MethodNotAllowed, Unauthorized } from '@/lib/http/errors'
+import { auditAction } from '@/lib/audit/action'
+import { recordAudit } from '@/lib/audit/record'
+import { clientAddress, requestIdOf, toErrorResponse } from '@/lib/http/route'
+import { withLogContext } from '@/lib/logger'
+import { metrics, statusClass } from '@/lib/metrics/registry'
 
 // One declaration per endpoint (DESIGN.md §9, STYLE.md): its route file says, per method, what it is for, who may
 // call it, what it takes and what it answers, with the handler. The wrapper authenticates, parses, calls and answers;
@@ -75,6 +79,8 @@ export interface Declaration<A extends Access = Access, QS extends Schema = Sche
   status?: 200 | 201 | 202
   /** Chaindesk's other paths for this operation (proxy.ts rewrites them here). */
   aliases?: string[]
+  /** false: a POST that changes nothing (a query) leaves no audit entry; other POST, PATCH, DELETE do (lib/audit). */
+  audit?: false
   handler: (input: HandlerInput<A, Parsed<QS>, Parsed<BS>>) => Promise<Answer<RS>>
 }
 
@@ -91,7 +97,8 @@ export type Contract<M extends Method = Method, P extends string = string, D ext
   path: P
 }
 
-export type RouteHandler = (req: Request, ctx: { params: Promise<Record<string, string | string[] | undefined>> }) => Promise<Response>
+type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> }
+export type RouteHandler = (req: Request, ctx: RouteContext) => Promise<Response>
 export type EndpointHandler<C> = RouteHandler & { contract: C }
 
 // `object`, not Declaration: a contextual Declaration<any…> would make endpoint() infer its access rule from it
@@ -126,7 +133,13 @@ async function callerOf(req: Request, access: Access): Promise<TenantContext | n
   if (access === 'public') return null
   const ctx = await identify(req)
   if (!ctx && !access.anonymous) throw new Unauthorized()
+  if (ctx?.grant && !ctx.grant.scopes.includes(access.scope)) throw forbidden(ctx, access.scope)
   return ctx
+}
+
+function forbidden(ctx: TenantContext, scope: Scope): Forbidden {
+  const who = ctx.actor.type === 'api_key' ? 'This API key lacks' : `Your role needs at least ${lowestRoleFor(scope)}: it lacks`
+  return new Forbidden('forbidden', `${who} the scope ${scope}`, { scope })
 }
 
 async function parsedParams(path: string, given: Promise<Record<string, string | string[] | undefined>>): Promise<Record<string, string>> {
@@ -163,31 +176,56 @@ function checkResponse(contract: Contract, status: number, body: unknown): void 
 
 function handle(method: Method, path: string, declaration: Declaration<any, any, any, any>): RouteHandler {
   const contract = { ...declaration, method, path } as Contract
-  return async (req, { params }) => {
-    try {
-      const ctx = await callerOf(req, declaration.access)
-      const input: HandlerInput<Access, unknown, unknown> = {
-        req,
-        ctx,
-        params: await parsedParams(path, params),
-        query: declaration.query ? parseSearchParams(req, declaration.query) : undefined,
-        body: undefined,
-      }
-      if (declaration.body) input.body = declaration.bodyOptional ? await parseOptionalJson(req, declaration.body) : await parseJson(req, declaration.body)
-      const result = await declaration.handler(input as never)
-      if (result instanceof Response) {
-        if (validating() && !declaration.stream && !declaration.download) throw new UndocumentedResponse(`${method} ${path} answered a raw response but declares neither stream nor download`)
-        if (validating() && declaration.stream && result.headers.get('content-type') !== 'text/event-stream') throw new UndocumentedResponse(`${method} ${path} answered a raw response that is not its event stream`)
-        return result
-      }
-      const status = isReply(result) ? result.status : (declaration.status ?? 200)
-      const body = isReply(result) ? result.body : result
-      if (validating()) checkResponse(contract, status, body)
-      return Response.json(body, { status })
-    } catch (error) {
-      return toErrorResponse(error)
-    }
+  return async (req, context) => {
+    const requestId = requestIdOf(req)
+    const started = performance.now()
+    const res = await withLogContext({ requestId }, () => answer(contract, req, context, requestId))
+    res.headers.set('x-request-id', requestId)
+    metrics().httpDuration.observe({ route: path, method, status: statusClass(res.status) }, (performance.now() - started) / 1000)
+    return res
   }
+}
+
+/** The caller authenticated, the inputs parsed, the handler called, its answer framed (and, in tests, checked). */
+async function answer(contract: Contract, req: Request, { params }: RouteContext, requestId: string): Promise<Response> {
+  try {
+    const input: HandlerInput<Access, unknown, unknown> = {
+      req,
+      ctx: await callerOf(req, contract.access),
+      params: await parsedParams(contract.path, params),
+      query: contract.query ? parseSearchParams(req, contract.query) : undefined,
+      body: undefined,
+    }
+    if (contract.body) input.body = contract.bodyOptional ? await parseOptionalJson(req, contract.body) : await parseJson(req, contract.body)
+    const result = await contract.handler(input as never)
+    if (result instanceof Response) {
+      if (validating()) checkRawResponse(contract, result)
+      return result
+    }
+    const status = isReply(result) ? result.status : (contract.status ?? 200)
+    const body = isReply(result) ? result.body : result
+    if (validating()) checkResponse(contract, status, body)
+    if (input.ctx) await audit(contract, input.ctx, input.params, body, { clientAddress: clientAddress(req), requestId })
+    return Response.json(body, { status })
+  } catch (error) {
+    return toErrorResponse(error, requestId)
+  }
+}
+
+/** The audit entry of a change the caller made (none for reads, queries and anonymous visitors). */
+async function audit(contract: Contract, ctx: TenantContext, params: Record<string, string>, body: unknown, request: { clientAddress: string; requestId: string }) {
+  const change = contract.audit === false ? null : auditAction(contract.method, contract.path)
+  if (!change) return
+  const answered = (body ?? {}) as { id?: unknown; name?: unknown }
+  const id = params.id ?? params.datastoreId ?? (typeof answered.id === 'string' ? answered.id : null)
+  const name = typeof answered.name === 'string' ? answered.name : null
+  await recordAudit(ctx, { action: change.action, target: { type: change.targetType, id, name }, ...request })
+}
+
+function checkRawResponse(contract: Contract, res: Response): void {
+  const key = `${contract.method} ${contract.path}`
+  if (!contract.stream && !contract.download) throw new UndocumentedResponse(`${key} answered a raw response but declares neither stream nor download`)
+  if (contract.stream && !contract.download && res.headers.get('content-type') !== 'text/event-stream') throw new UndocumentedResponse(`${key} answered a raw response that is not its event stream`)
 }
 
 /**
@@ -196,7 +234,12 @@ function handle(method: Method, path: string, declaration: Declaration<any, any,
  */
 export function endpoints<P extends string, D extends Declarations>(path: P, declarations: D): RouteExports<P, D> {
   const allowed = METHODS.filter(m => declarations[m])
-  const notAllowed: RouteHandler = async req => toErrorResponse(new MethodNotAllowed(req.method, allowed))
+  const notAllowed: RouteHandler = async req => {
+    const requestId = requestIdOf(req)
+    const res = toErrorResponse(new MethodNotAllowed(req.method, allowed), requestId)
+    res.headers.set('x-request-id', requestId)
+    return res
+  }
   return Object.fromEntries(
     METHODS.map(m => {
       const declaration = declarations[m] as Declaration<any, any, any, any> | undefined

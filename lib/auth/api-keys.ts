@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { getPrisma } from '@/lib/db/client'
-import { NotFound } from '@/lib/http/errors'
+import { InvalidRequest, NotFound } from '@/lib/http/errors'
+import { SCOPES, type Scope } from '@/lib/domain/access'
 import type { ApiKeyResource } from '@/lib/domain/account'
-import type { TenantContext } from '@/lib/domain/tenant'
+import type { Grant, TenantContext } from '@/lib/domain/tenant'
 
 export type { ApiKeyResource }
 
@@ -27,7 +28,7 @@ export function isAcceptableSecret(secret: string): boolean {
 }
 
 
-type ApiKeyRow = { id: string; name: string; prefix: string; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null }
+type ApiKeyRow = { id: string; name: string; prefix: string; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null; scopes: string[]; datastoreIds: string[]; agentIds: string[]; expiresAt: Date | null }
 
 function toResource(key: ApiKeyRow): ApiKeyResource {
   return {
@@ -37,20 +38,57 @@ function toResource(key: ApiKeyRow): ApiKeyResource {
     createdAt: key.createdAt.toISOString(),
     lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
     revokedAt: key.revokedAt?.toISOString() ?? null,
+    scopes: key.scopes as Scope[],
+    datastoreIds: key.datastoreIds,
+    agentIds: key.agentIds,
+    expiresAt: key.expiresAt?.toISOString() ?? null,
   }
 }
 
-/** Creates a key; the secret is returned this once and never stored. */
+/** What a key is limited to; nothing given: everything, as keys made before scopes. */
+export interface KeyLimits {
+  scopes?: Scope[]
+  datastoreIds?: string[]
+  agentIds?: string[]
+  expiresAt?: Date | null
+}
+
+/** Creates a key; the secret is returned this once and never stored. Listed datastores and agents must be the organization's. */
 export async function createApiKey(
   ctx: TenantContext,
   name: string,
   secret = generateApiKeySecret(),
+  limits: KeyLimits = {},
 ): Promise<{ apiKey: ApiKeyResource; secret: string }> {
   const prisma = await getPrisma()
+  await checkOwnIds(ctx, limits)
   const key = await prisma.apiKey.create({
-    data: { organizationId: ctx.organizationId, name, prefix: secret.slice(0, SHOWN_PREFIX_LENGTH), hash: hashApiKey(secret) },
+    data: {
+      organizationId: ctx.organizationId,
+      name,
+      prefix: secret.slice(0, SHOWN_PREFIX_LENGTH),
+      hash: hashApiKey(secret),
+      scopes: limits.scopes ?? [],
+      datastoreIds: limits.datastoreIds ?? [],
+      agentIds: limits.agentIds ?? [],
+      expiresAt: limits.expiresAt ?? null,
+    },
   })
   return { apiKey: toResource(key), secret }
+}
+
+/** 400 naming the ids that are not the organization's: a key cannot be limited to another's resources. */
+async function checkOwnIds(ctx: TenantContext, limits: KeyLimits): Promise<void> {
+  const prisma = await getPrisma()
+  const own = async (ids: string[] | undefined, count: (ids: string[]) => Promise<{ id: string }[]>, field: string) => {
+    if (!ids?.length) return
+    const found = new Set((await count(ids)).map(r => r.id))
+    const unknown = ids.filter(id => !found.has(id))
+    if (unknown.length) throw new InvalidRequest(`Unknown ${field}: ${unknown.join(', ')}`, [{ path: field, message: 'not of this organization', code: 'invalid_value' }])
+  }
+  const where = (ids: string[]) => ({ where: { id: { in: ids }, organizationId: ctx.organizationId }, select: { id: true } })
+  await own(limits.datastoreIds, ids => prisma.datastore.findMany(where(ids)), 'datastoreIds')
+  await own(limits.agentIds, ids => prisma.agent.findMany(where(ids)), 'agentIds')
 }
 
 export async function listApiKeys(ctx: TenantContext, { includeRevoked = false } = {}): Promise<ApiKeyResource[]> {
@@ -71,13 +109,23 @@ export async function revokeApiKey(ctx: TenantContext, id: string): Promise<ApiK
 }
 
 /** The organization a secret belongs to, or null when it is unknown or revoked. */
-export async function resolveApiKey(secret: string): Promise<{ organizationId: string; apiKeyId: string } | null> {
+/** What a key may do: its scopes (none: all) and the datastores and agents it is limited to (none: all). */
+export function grantOf(key: { scopes: string[]; datastoreIds: string[]; agentIds: string[] }): Grant {
+  return {
+    scopes: key.scopes.length ? (key.scopes as Scope[]) : SCOPES,
+    ...(key.datastoreIds.length ? { datastoreIds: key.datastoreIds } : {}),
+    ...(key.agentIds.length ? { agentIds: key.agentIds } : {}),
+  }
+}
+
+export async function resolveApiKey(secret: string): Promise<{ organizationId: string; apiKeyId: string; grant: Grant } | null> {
   const prisma = await getPrisma()
   const key = await prisma.apiKey.findUnique({ where: { hash: hashApiKey(secret) } })
   if (!key || key.revokedAt) return null
+  if (key.expiresAt && key.expiresAt.getTime() <= Date.now()) return null
   const now = new Date()
   if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
     await prisma.apiKey.update({ where: { id: key.id }, data: { lastUsedAt: now } })
   }
-  return { organizationId: key.organizationId, apiKeyId: key.id }
+  return { organizationId: key.organizationId, apiKeyId: key.id, grant: grantOf(key) }
 }

@@ -1,9 +1,9 @@
 import type { AuthOptions } from 'next-auth'
 import CredentialsProvider from 'next-auth/providers/credentials'
 import { decode } from 'next-auth/jwt'
-import { getPrisma } from '@/lib/db/client'
+import { logger } from '@/lib/logger'
 import { authSecret } from './auth-secret'
-import { verifyPassword } from './passwords'
+import { checkCredentials, endSessions, isSessionCurrent, SESSION_VERSION_CLAIM } from './session-version'
 
 // Behind a reverse proxy set NEXTAUTH_URL; otherwise next-auth takes the origin from the request's Host.
 process.env.AUTH_TRUST_HOST ??= 'true'
@@ -14,6 +14,15 @@ export function authOptions(): AuthOptions {
     secret: authSecret(),
     session: { strategy: 'jwt', maxAge: 30 * 24 * 3600 },
     pages: { signIn: '/login' },
+    // an ended session (signed out elsewhere, password changed) is an ordinary event, not an error to log each time
+    logger: {
+      error: (code, metadata) => {
+        if (code === 'JWT_SESSION_ERROR') return
+        logger.error(`next-auth: ${code}`, { metadata })
+      },
+      warn: code => logger.warn(`next-auth: ${code}`),
+      debug: () => {},
+    },
     providers: [
       CredentialsProvider({
         name: 'Email and password',
@@ -21,16 +30,26 @@ export function authOptions(): AuthOptions {
         async authorize(credentials) {
           const email = credentials?.email?.trim().toLowerCase()
           if (!email || !credentials?.password) return null
-          const prisma = await getPrisma()
-          const user = await prisma.user.findUnique({ where: { email } })
-          if (!user || !(await verifyPassword(user.passwordHash, credentials.password))) return null
-          return { id: user.id, email: user.email, name: user.name }
+          const user = await checkCredentials(email, credentials.password)
+          if (!user) return null
+          return { id: user.id, email: user.email, name: user.name, sessionVersion: user.sessionVersion }
         },
       }),
     ],
     callbacks: {
-      jwt: ({ token, user }) => (user ? { ...token, sub: user.id } : token),
+      // the session version is copied in at sign-in and checked on every read: a revoked session is ended (next-auth
+      // clears the cookie when this callback throws)
+      jwt: async ({ token, user }) => {
+        if (user) return { ...token, sub: user.id, [SESSION_VERSION_CLAIM]: (user as { sessionVersion?: number }).sessionVersion ?? 0 }
+        if (!token.sub || !(await isSessionCurrent(token.sub, token[SESSION_VERSION_CLAIM]))) throw new Error('The session has ended')
+        return token
+      },
       session: ({ session, token }) => ({ ...session, user: { ...session.user, id: token.sub } }),
+    },
+    events: {
+      signOut: async ({ token }) => {
+        if (token?.sub) await endSessions(token.sub, token[SESSION_VERSION_CLAIM])
+      },
     },
   }
 }
@@ -58,7 +77,7 @@ export async function sessionUserId(req: Request): Promise<string | null> {
     if (!token) continue
     try {
       const jwt = await decode({ token, secret: authSecret() })
-      if (jwt?.sub) return jwt.sub
+      if (jwt?.sub && (await isSessionCurrent(jwt.sub, jwt[SESSION_VERSION_CLAIM]))) return jwt.sub
     } catch {}
   }
   return null

@@ -1,4 +1,5 @@
 import { getPrisma } from '@/lib/db/client'
+import { ROLE_SCOPES } from '@/lib/domain/access'
 import type { TenantContext } from '@/lib/domain/tenant'
 import { Unauthorized } from '@/lib/http/errors'
 import { resolveApiKey } from './api-keys'
@@ -19,8 +20,8 @@ export async function identify(req: Request): Promise<TenantContext | null> {
     const match = BEARER.exec(header.trim())
     if (!match) throw new Unauthorized('Malformed Authorization header: expected "Bearer <API key>"')
     const key = await resolveApiKey(match[1])
-    if (!key) throw new Unauthorized('Unknown or revoked API key')
-    return { organizationId: key.organizationId, actor: { type: 'api_key', apiKeyId: key.apiKeyId } }
+    if (!key) throw new Unauthorized('Unknown, revoked or expired API key')
+    return { organizationId: key.organizationId, actor: { type: 'api_key', apiKeyId: key.apiKeyId }, grant: key.grant }
   }
   if (!isSameOrigin(req)) return null
   const userId = await sessionUserId(req)
@@ -28,7 +29,7 @@ export async function identify(req: Request): Promise<TenantContext | null> {
   const prisma = await getPrisma()
   const membership = await prisma.membership.findFirst({ where: { userId }, orderBy: { createdAt: 'asc' } })
   if (!membership) return null
-  return { organizationId: membership.organizationId, actor: { type: 'user', userId } }
+  return { organizationId: membership.organizationId, actor: { type: 'user', userId }, grant: { scopes: ROLE_SCOPES[membership.role] } }
 }
 
 /** Like identify(), but a caller without credentials is refused with 401. */

@@ -20,6 +20,7 @@ export function toDatasourceResource(ds: Datasource): DatasourceResource {
     nbTokens: ds.nbTokens,
     textSize: ds.textSize,
     errorMessage: ds.errorMessage,
+    ocrPages: ds.ocrPagesTotal ? { done: ds.ocrPagesDone ?? 0, total: ds.ocrPagesTotal } : null,
     lastSynch: ds.lastSynch?.toISOString() ?? null,
     refreshInterval: refreshInterval(ds.refreshHours),
     nextRefreshAt: ds.nextRefreshAt?.toISOString() ?? null,

@@ -1,4 +1,4 @@
-import type { TenantContext } from '@/lib/domain/tenant'
+import { seesDatastore, type TenantContext } from '@/lib/domain/tenant'
 import type { DatasourcePage } from '@/lib/domain/datastores'
 import { HAS_CHILDREN, type DatasourceStatus, type DatasourceType } from '@/lib/domain/datasources'
 import { getPrisma } from '@/lib/db/client'
@@ -15,7 +15,7 @@ export type { DatasourcePage } from '@/lib/domain/datastores'
 export async function findDatasource(ctx: TenantContext, id: string) {
   const prisma = await getPrisma()
   const ds = await prisma.datasource.findFirst({ where: { id, organizationId: ctx.organizationId } })
-  if (!ds) throw new NotFound('Datasource')
+  if (!ds || !seesDatastore(ctx, ds.datastoreId)) throw new NotFound('Datasource')
   return ds
 }
 

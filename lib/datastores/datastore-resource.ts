@@ -7,6 +7,7 @@ export type { DatastoreResource } from '@/lib/domain/datastores'
 
 export interface DatastoreCounts {
   nbDatasources: number
+  nbSitePages: number
   nbChunks: number
 }
 
@@ -14,7 +15,7 @@ export function searchMode(): DatastoreResource['searchMode'] {
   return config().OPENAI_API_KEY ? 'hybrid' : 'fulltext'
 }
 
-export function toDatastoreResource(store: Datastore, counts: DatastoreCounts = { nbDatasources: 0, nbChunks: 0 }): DatastoreResource {
+export function toDatastoreResource(store: Datastore, counts: DatastoreCounts = { nbDatasources: 0, nbSitePages: 0, nbChunks: 0 }): DatastoreResource {
   return {
     id: store.id,
     name: store.name,
@@ -26,6 +27,7 @@ export function toDatastoreResource(store: Datastore, counts: DatastoreCounts = 
     refreshInterval: refreshInterval(store.refreshHours ?? 0)!,
     language: store.language as DatastoreResource['language'],
     nbDatasources: counts.nbDatasources,
+    nbSitePages: counts.nbSitePages,
     nbChunks: counts.nbChunks,
     createdAt: store.createdAt.toISOString(),
     updatedAt: store.updatedAt.toISOString(),

@@ -1,4 +1,4 @@
-import type { TenantContext } from '@/lib/domain/tenant'
+import { seesDatastore, visibleIds, type TenantContext } from '@/lib/domain/tenant'
 import { datasourceBlobPrefix, getBlobStore } from '@/lib/db/blob-store'
 import { getPrisma } from '@/lib/db/client'
 import type { Datastore } from '@/lib/generated/prisma/client'
@@ -35,7 +35,14 @@ async function countsOf(organizationId: string, datastoreIds: string[]): Promise
     _count: { _all: true },
     _sum: { nbChunks: true },
   })
-  for (const g of groups) counts.set(g.datastoreId, { nbDatasources: g._count._all, nbChunks: g._sum.nbChunks ?? 0 })
+  // a site's pages are listed under it: the dashboard says how many of the datasources they are (issue 22)
+  const pages = await prisma.datasource.groupBy({
+    by: ['datastoreId'],
+    where: { organizationId, datastoreId: { in: datastoreIds }, groupId: { not: null } },
+    _count: { _all: true },
+  })
+  const pagesOf = new Map(pages.map(p => [p.datastoreId, p._count._all]))
+  for (const g of groups) counts.set(g.datastoreId, { nbDatasources: g._count._all, nbSitePages: pagesOf.get(g.datastoreId) ?? 0, nbChunks: g._sum.nbChunks ?? 0 })
   return counts
 }
 
@@ -46,7 +53,7 @@ async function withCounts(store: Datastore): Promise<DatastoreResource> {
 export async function listDatastores(ctx: TenantContext): Promise<DatastoreResource[]> {
   const prisma = await getPrisma()
   const stores = await prisma.datastore.findMany({
-    where: { organizationId: ctx.organizationId },
+    where: { organizationId: ctx.organizationId, ...visibleIds(ctx.grant?.datastoreIds) },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
   })
   const counts = await countsOf(ctx.organizationId, stores.map(s => s.id))
@@ -56,7 +63,7 @@ export async function listDatastores(ctx: TenantContext): Promise<DatastoreResou
 /** The datastore if it belongs to the caller's organization; another tenant's is "not found", never "forbidden". */
 export async function findDatastore(ctx: TenantContext, id: string) {
   const prisma = await getPrisma()
-  const store = await prisma.datastore.findFirst({ where: { id, organizationId: ctx.organizationId } })
+  const store = seesDatastore(ctx, id) ? await prisma.datastore.findFirst({ where: { id, organizationId: ctx.organizationId } }) : null
   if (!store) throw new NotFound('Datastore')
   return store
 }

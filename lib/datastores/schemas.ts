@@ -6,13 +6,14 @@ import { jsonCreatedKinds } from '@/lib/ingest/kinds'
 import { CHUNK_OVERLAP_RANGE, CHUNK_SIZE_RANGE, MAX_QUERY_LENGTH, MAX_TOP_K } from '@/lib/domain/limits'
 import { MAX_UPSERT_DOCUMENTS } from '@/lib/domain/limits'
 import { MAX_REFRESH_HOURS, REFRESH_NAMES } from '@/lib/domain/refresh'
+import { IdParam } from '@/lib/http/body'
 import { PayloadTooLarge } from '@/lib/http/errors'
 import { SEARCH_LANGUAGES } from '@/lib/domain/languages'
 import { MetadataFilterSchema } from '@/lib/search/metadata-filter'
 
 export { MAX_QUERY_LENGTH, MAX_TOP_K, MAX_UPSERT_DOCUMENTS } from '@/lib/domain/limits'
 
-const Id = z.string().trim().min(1).max(128)
+const Id = IdParam
 const Name = z.string().trim().min(1, 'must not be empty').max(200)
 const Description = z.string().max(5000).nullable()
 const CustomId = z.string().trim().min(1).max(256)
@@ -122,11 +123,15 @@ export interface JsonDatasourceBody {
   config: unknown
 }
 
+/** A value that may be absent, given as null (Chaindesk's clients send null for "no filter"). */
+const absentWhenNull = <T extends z.ZodType>(schema: T) => z.preprocess(v => (v === null ? undefined : v), schema.optional())
+
+/** The filters of a datastore query and of an agent query (spec §4.2, §4.7), applied inside the SQL. */
 export const QueryFiltersSchema = z.object({
-  custom_ids: z.array(z.string().max(256)).max(1000).optional(),
-  datasource_ids: z.array(z.string().max(128)).max(1000).optional(),
+  custom_ids: absentWhenNull(z.array(z.string().max(256)).max(1000)),
+  datasource_ids: absentWhenNull(z.array(IdParam).max(1000)),
   /** Our extension (lib/search/metadata-filter.ts): equality on document metadata keys. */
-  metadata: MetadataFilterSchema.nullable().optional(),
+  metadata: absentWhenNull(MetadataFilterSchema),
 })
 
 /** The relevance floor: fragments scoring below it are left out (README "Scores"). */

@@ -1,4 +1,7 @@
+import { createHash } from 'node:crypto'
+import fs from 'node:fs'
 import type { TenantContext } from '@/lib/domain/tenant'
+import { diskPathOf, disposeForm } from '@/lib/http/multipart'
 import { config } from '@/lib/config'
 import { getBlobStore, originalKey } from '@/lib/db/blob-store'
 import { getPrisma } from '@/lib/db/client'
@@ -24,6 +27,8 @@ export interface FileUpload {
   customId: string | null
   /** From the form (POST /api/datasources); the external endpoint takes it from its path. */
   datastoreId?: string
+  /** Removes the upload's file from disk once it is stored (or refused). */
+  dispose: () => Promise<void>
 }
 
 /** LIMIT_FILE_SIZE_MB, or the organization's own limit when one is set. */
@@ -70,6 +75,15 @@ export async function readFileUpload(ctx: TenantContext, readForm: (maxBytes: nu
     if (error instanceof PayloadTooLarge) throw tooLarge(limit)
     throw error
   }
+  try {
+    return fileUploadOf(body, limit, form)
+  } catch (error) {
+    await disposeForm(body)
+    throw error
+  }
+}
+
+function fileUploadOf(body: FormData, limit: number, form: 'datasource' | 'external'): FileUpload {
   let datastoreId: string | undefined
   if (form === 'datasource') {
     const type = textPart(body, 'type')
@@ -85,7 +99,16 @@ export async function readFileUpload(ctx: TenantContext, readForm: (maxBytes: nu
   const fileName = textPart(body, 'fileName') ?? (cleanFileName(file.name) || 'upload')
   const mimeType = resolveFileType(file.type, [textPart(body, 'fileName'), file.name])
   if (!mimeType) throw new UnsupportedMediaType([...ACCEPTED_FILE_TYPES], file.type || 'application/octet-stream')
-  return { file, fileName, mimeType, customId: textPart(body, 'custom_id') ?? null, datastoreId }
+  return { file, fileName, mimeType, customId: textPart(body, 'custom_id') ?? null, datastoreId, dispose: () => disposeForm(body) }
+}
+
+/** The SHA-256 of an upload, read from disk in pieces when it was streamed there. */
+async function sha256Of(file: File): Promise<string> {
+  const onDisk = diskPathOf(file)
+  if (!onDisk) return sha256Hex(new Uint8Array(await file.arrayBuffer()))
+  const hash = createHash('sha256')
+  for await (const piece of fs.createReadStream(onDisk)) hash.update(piece as Buffer)
+  return hash.digest('hex')
 }
 
 /** A created datasource, or the one that already holds the same content (then nothing is stored or indexed). */
@@ -101,16 +124,25 @@ export async function createFileDatasource(
   upload: FileUpload,
   { allowDuplicates = false } = {},
 ): Promise<UploadOutcome> {
+  try {
+    return await storeUpload(ctx, datastoreId, upload, allowDuplicates)
+  } finally {
+    await upload.dispose()
+  }
+}
+
+async function storeUpload(ctx: TenantContext, datastoreId: string, upload: FileUpload, allowDuplicates: boolean): Promise<UploadOutcome> {
   const store = await findDatastore(ctx, datastoreId)
-  const bytes = new Uint8Array(await upload.file.arrayBuffer())
-  const sha256 = sha256Hex(bytes)
+  const sha256 = await sha256Of(upload.file)
   if (!allowDuplicates) {
     const holder = (await findHolders(store.id, [sha256])).get(sha256)
     if (holder) return { datasource: { ...(await getDatasource(ctx, holder.id)), duplicate: true }, duplicate: true }
   }
   const id = newId()
   const blobs = await getBlobStore()
-  await blobs.put(originalKey(id), bytes, upload.mimeType)
+  const onDisk = diskPathOf(upload.file)
+  if (onDisk) await blobs.putFile(originalKey(id), onDisk, upload.mimeType)
+  else await blobs.put(originalKey(id), new Uint8Array(await upload.file.arrayBuffer()), upload.mimeType)
   const ds = await createQueuedDatasource({
     id,
     organizationId: ctx.organizationId,

@@ -4,7 +4,7 @@ import type { SqlDriver } from './sql-driver'
 // PostgreSQL's autovacuum analyses a table once more than 50 rows + 10 % of it changed since its last ANALYZE; the
 // embedded database has no autovacuum, so its planner would never learn the size of "Chunk" (pg_class.reltuples -1)
 // and, for example, sort every chunk of a datastore by vector distance instead of walking the HNSW index (200 ms at
-// 10,000 chunks, seconds at 100,000: docs/benchmarks.md). The same rule, on the chunk count the BM25 statistics keep
+// 10,000 chunks, seconds at 100,000: docs/benchmarks-history.md). The same rule, on the chunk count the BM25 statistics keep
 // exactly ("DatastoreTextStats"), run by the embedded database's own process.
 const THRESHOLD_ROWS = 500
 const SCALE_FACTOR = 0.1

@@ -10,6 +10,8 @@ import { getDatabase } from './client'
  */
 export interface BlobStore {
   put(key: string, data: Uint8Array, contentType: string): Promise<void>
+  /** Stores a file on disk, which is moved (the file store) or read once (the table store): an upload's original. */
+  putFile(key: string, filePath: string, contentType: string): Promise<void>
   get(key: string): Promise<{ data: Uint8Array; contentType: string } | null>
   /** Removes the key and every key below it ("datasources/abc" removes "datasources/abc/original"). */
   remove(prefix: string): Promise<void>
@@ -41,6 +43,19 @@ function fileBlobStore(root: string): BlobStore {
       await fs.writeFile(`${file(key)}.type`, contentType)
       await fs.rename(tmp, file(key))
     },
+    async putFile(key, filePath, contentType) {
+      await fs.mkdir(path.dirname(file(key)), { recursive: true })
+      await fs.writeFile(`${file(key)}.type`, contentType)
+      try {
+        await fs.rename(filePath, file(key))
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error
+        // another file system: copied, then renamed into place so that a reader never sees half a file
+        const tmp = `${file(key)}.${process.pid}.tmp`
+        await fs.copyFile(filePath, tmp)
+        await fs.rename(tmp, file(key))
+      }
+    },
     async get(key) {
       try {
         const [data, contentType] = await Promise.all([fs.readFile(file(key)), fs.readFile(`${file(key)}.type`, 'utf8')])
@@ -68,6 +83,9 @@ function tableBlobStore(): BlobStore {
         create: { key, data: bytes, contentType, size: bytes.byteLength },
         update: { data: bytes, contentType, size: bytes.byteLength },
       })
+    },
+    async putFile(key, filePath, contentType) {
+      await this.put(key, new Uint8Array(await fs.readFile(filePath)), contentType)
     },
     async get(key) {
       const { prisma } = await getDatabase()

@@ -22,3 +22,27 @@ export type Scope = (typeof SCOPES)[number]
  *   conversation (`conversation`), which the service function decides.
  */
 export type Access = 'public' | { scope: Scope; anonymous?: 'agent' | 'conversation' }
+
+/** A member's role in an organization, each a superset of the next (DESIGN.md §10). */
+export const ROLES = ['owner', 'admin', 'editor', 'operator', 'viewer'] as const
+export type Role = (typeof ROLES)[number]
+
+const READ: Scope[] = ['datastores:read', 'agents:read', 'conversations:read']
+
+/**
+ * What each role may do, as the scopes an endpoint declares: a viewer reads everything but secrets; an operator
+ * also asks agents and works the conversations; an editor also changes content and agents; an admin also manages
+ * keys, webhooks, members and settings; an owner also the organization itself.
+ */
+export const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
+  viewer: READ,
+  operator: [...READ, 'agents:query', 'conversations:write'],
+  editor: [...READ, 'agents:query', 'conversations:write', 'datastores:write', 'agents:write'],
+  admin: SCOPES,
+  owner: SCOPES,
+}
+
+/** The lowest role allowed `scope`: what the dashboard says a member needs. */
+export function lowestRoleFor(scope: Scope): Role {
+  return [...ROLES].reverse().find(role => ROLE_SCOPES[role].includes(scope))!
+}

@@ -1,5 +1,6 @@
 // The account's resources as the API answers them: API keys, usage this month and per day. zod schemas, types inferred.
 import { z } from 'zod'
+import { SCOPES } from './access'
 import { CONVERSATION_CHANNELS } from './agents'
 
 const time = z.iso.datetime()
@@ -12,6 +13,10 @@ export const ApiKeyResource = z
     createdAt: time,
     lastUsedAt: time.nullable(),
     revokedAt: time.nullable(),
+    scopes: z.array(z.enum(SCOPES)).describe('What the key may do; empty: everything'),
+    datastoreIds: z.array(z.string()).describe('The datastores it may see; empty: all'),
+    agentIds: z.array(z.string()).describe('The agents it may see; empty: all'),
+    expiresAt: time.nullable().describe('After it the key is refused (401); null: never'),
   })
   .meta({ id: 'ApiKey' })
 export type ApiKeyResource = z.infer<typeof ApiKeyResource>

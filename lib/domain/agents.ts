@@ -51,6 +51,7 @@ export const AgentResource = z
     description: z.string(),
     modelName: z.enum(AGENT_MODEL_NAMES),
     temperature: z.number(),
+    maxTokens: z.number().int().nullable().describe("The answer's length limit in tokens (null: the model's own); caps what a public visitor may ask for"),
     visibility: z.enum(AGENT_VISIBILITIES),
     systemPrompt: z.string().nullable(),
     userPrompt: z.string().nullable(),
@@ -114,7 +115,7 @@ export const ConversationSummary = z
   .strictObject({
     id: z.string(),
     agentId: z.string(),
-    visitorId: z.string().nullable(),
+    visitorId: z.string().nullable().optional().describe("Left out of a key-less read of a public agent's conversation"),
     /** The visitor id the embedding site signed (issue 14), when the conversation's visitor was verified. */
     verifiedVisitorId: z.string().nullable().optional(),
     channel: z.enum(CONVERSATION_CHANNELS),

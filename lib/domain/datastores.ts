@@ -22,6 +22,7 @@ export const DatastoreResource = z
     refreshInterval: RefreshIntervalValue.describe('The refresh interval of its web sources that set none'),
     language: z.enum(SEARCH_LANGUAGES).describe('Text search language of its chunks and of the questions asked of it'),
     nbDatasources: z.number().int().describe('Every datasource of the datastore, pages of a web site included'),
+    nbSitePages: z.number().int().describe('How many of them are pages of a web site (listed under their site, not beside it)'),
     nbChunks: z.number().int(),
     createdAt: time,
     updatedAt: time,
@@ -46,6 +47,10 @@ export const DatasourceResource = z
     textSize: z.number().int().describe('Characters of extracted text at the last synchronisation'),
     nbChildren: z.number().int().optional().describe("A web site's number of pages; its nbChunks and nbTokens are then their sums"),
     errorMessage: z.string().nullable().describe('The readable reason of an `error` or `usage_limit_reached` status'),
+    ocrPages: z
+      .strictObject({ done: z.number().int(), total: z.number().int() })
+      .nullable()
+      .describe('Text recognition (OCR) of scanned pages or an image at the last synchronisation: pages read of those that needed it; null when none did'),
     lastSynch: time.nullable(),
     refreshInterval: RefreshIntervalValue.nullable().describe("Its own refresh interval (web sources), or null: its datastore's"),
     nextRefreshAt: time.nullable().describe('When it is next fetched on its schedule, or null'),

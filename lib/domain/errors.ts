@@ -4,11 +4,28 @@
 
 export type ModelErrorKind = 'not_configured' | 'failed' | 'timeout'
 
+/**
+ * Why a model call failed, typed (issue 22), for the log and for operators: no answer in time, the server could not
+ * be reached, it answered an HTTP error status, the stream it had started broke off, or what it sent was not a chat
+ * completion. `stopped`: the caller went away; `other`: none of these.
+ */
+export type ModelFailureCause =
+  | { type: 'timeout' }
+  | { type: 'refused' }
+  | { type: 'http_status'; status: number }
+  | { type: 'dropped_stream' }
+  | { type: 'unparsable' }
+  | { type: 'stopped' }
+  | { type: 'not_configured' }
+  | { type: 'other' }
+
 export abstract class ModelError extends Error {
   abstract readonly kind: ModelErrorKind
-  constructor(message: string) {
+  readonly failure: ModelFailureCause
+  constructor(message: string, failure?: ModelFailureCause) {
     super(message)
     this.name = new.target.name
+    this.failure = failure ?? { type: 'other' }
   }
 }
 

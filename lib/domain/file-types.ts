@@ -1,17 +1,28 @@
-// The eight file types of the spec (§4.5), and how a part without a useful type is typed from its file name.
+// The file types an upload may have: the spec's eight (§4.5), HTML, and images whose text is recognised (OCR); and how
+// a part without a useful type is typed from its file name. Everything that lists accepted types reads this file.
 
 export const ACCEPTED_FILE_TYPES = [
   'text/csv',
   'text/plain',
   'text/markdown',
+  'text/html',
   'application/pdf',
   'application/json',
   'application/vnd.openxmlformats-officedocument.presentationml.presentation',
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'image/png',
+  'image/jpeg',
+  'image/webp',
+  'image/tiff',
 ] as const
 
 export type AcceptedFileType = (typeof ACCEPTED_FILE_TYPES)[number]
+
+/** Images: their text is read by optical character recognition in the sync worker. */
+export const IMAGE_FILE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/tiff'] as const satisfies readonly AcceptedFileType[]
+
+export type ImageFileType = (typeof IMAGE_FILE_TYPES)[number]
 
 const BY_EXTENSION: Record<string, AcceptedFileType> = {
   csv: 'text/csv',
@@ -19,11 +30,19 @@ const BY_EXTENSION: Record<string, AcceptedFileType> = {
   text: 'text/plain',
   md: 'text/markdown',
   markdown: 'text/markdown',
+  html: 'text/html',
+  htm: 'text/html',
   pdf: 'application/pdf',
   json: 'application/json',
   pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
   docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  webp: 'image/webp',
+  tif: 'image/tiff',
+  tiff: 'image/tiff',
 }
 
 /** The file name extensions (without the dot) a file of `type` is recognised by, e.g. ['md', 'markdown']. */
@@ -39,6 +58,12 @@ const ALIASES: Record<string, AcceptedFileType> = {
   'text/comma-separated-values': 'text/csv',
   'text/json': 'application/json',
   'application/x-pdf': 'application/pdf',
+  'application/xhtml+xml': 'text/html',
+  'image/jpg': 'image/jpeg',
+  'image/pjpeg': 'image/jpeg',
+  'image/x-png': 'image/png',
+  'image/tif': 'image/tiff',
+  'image/x-tiff': 'image/tiff',
 }
 
 // Types that say nothing about the content: the file name decides
@@ -50,7 +75,7 @@ function extensionOf(fileName: string | undefined): string | null {
 }
 
 /**
- * The accepted type of an uploaded file, or null when it is not one of the eight. A generic declared type
+ * The accepted type of an uploaded file, or null when it is not one we read. A generic declared type
  * (application/octet-stream, or none) is resolved from the first file name that has a known extension.
  */
 export function resolveFileType(declared: string | null | undefined, fileNames: (string | undefined)[]): AcceptedFileType | null {

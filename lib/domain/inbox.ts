@@ -1,8 +1,7 @@
 // What the conversation inbox, the votes and the knowledge-gap queue answer (GET /api/conversations,
 // GET /api/conversations/{id}/messages, POST …/feedback, GET /api/gaps): zod schemas, types inferred.
 import { z } from 'zod'
-import { ConversationSummary } from './agents'
-import { AnswerSource } from './answer-events'
+import { ConversationMessage, ConversationSummary } from './agents'
 import { ConversationEventResource } from './support'
 
 const time = z.iso.datetime()
@@ -31,21 +30,7 @@ export const InboxPage = z.strictObject({ items: z.array(InboxConversation), cou
 export type InboxPage = z.infer<typeof InboxPage>
 
 /** A message as the inbox shows it: with its retrieval record and the votes it received. */
-export const ReviewedMessage = z.strictObject({
-  id: z.string(),
-  role: z.enum(['user', 'assistant']),
-  text: z.string(),
-  sources: z.array(AnswerSource),
-  error: z.string().nullable(),
-  promptTokens: z.number().int().nullable(),
-  completionTokens: z.number().int().nullable(),
-  searchQuery: z.string().nullable(),
-  topScore: z.number().nullable(),
-  noSources: z.boolean(),
-  votes: Votes.extend({ comments: z.array(z.string()) }),
-  operatorName: z.string().nullable().describe("An operator's reply: who wrote it"),
-  createdAt: time,
-})
+export const ReviewedMessage = ConversationMessage.extend({ votes: Votes.extend({ comments: z.array(z.string()) }) })
 export type ReviewedMessage = z.infer<typeof ReviewedMessage>
 
 export const ReviewedConversation = InboxConversation.omit({ lastMessage: true }).extend({

@@ -22,11 +22,21 @@ const Capacity = z.strictObject({
   message: z.string().nullable().describe("What to do, when level is not 'ok'"),
 })
 
+const ModelFailureCause = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('http_status'), status: z.number().int() }),
+  z.strictObject({ type: z.enum(['timeout', 'refused', 'dropped_stream', 'unparsable', 'stopped', 'not_configured', 'other']) }),
+])
+
+/** Anyone: status and database kind (a load balancer's probe). The details: a key, a session, or ?deep=1 with METRICS_TOKEN. */
 export const HealthReport = z.strictObject({
   status: z.literal('ok'),
   database: z.enum(['pglite', 'postgres']),
-  version: z.string(),
-  models: ModelsInForce.describe('The models in force: endpoints and ids, never keys'),
-  capacity: Capacity,
+  version: z.string().optional(),
+  models: ModelsInForce.extend({
+    lastFailure: z.strictObject({ cause: ModelFailureCause, message: z.string(), at: z.iso.datetime() }).nullable().describe("The model's last failure, with its typed cause"),
+  })
+    .optional()
+    .describe('The models in force: endpoints and ids, never keys'),
+  capacity: Capacity.optional(),
 })
 export type HealthReport = z.infer<typeof HealthReport>

@@ -1,3 +1,4 @@
+import { metrics } from '@/lib/metrics/registry'
 import { createOpenAI } from '@ai-sdk/openai'
 import { embedMany } from 'ai'
 import { config } from '@/lib/config'
@@ -43,7 +44,9 @@ export function embeddingsProvider(): EmbeddingsProvider | null {
             }
           }
           out.push(...embeddings)
+          metrics().embeddingsCalls.inc({ outcome: 'ok' })
         } catch (error) {
+          metrics().embeddingsCalls.inc({ outcome: 'failed' })
           if (error instanceof UpstreamUnavailable) throw error
           throw new UpstreamUnavailable(`The embeddings provider failed: ${error instanceof Error ? error.message : String(error)}`)
         }

@@ -2,6 +2,7 @@ import { getPrisma } from '@/lib/db/client'
 import type { TenantContext } from '@/lib/domain/tenant'
 import { InvalidRequest, NotFound, Unauthorized } from '@/lib/http/errors'
 import { emitEvent } from '@/lib/webhooks/emit'
+import { verifiedVisitorOf, type SignedVisitor } from '@/lib/agents/visitor-signature'
 import type { FeedbackResource, Vote } from './schemas'
 
 /** Who votes, and how often: said in the API document of both vote endpoints. */
@@ -33,17 +34,35 @@ async function loadMessage(messageId: string) {
       id: true,
       role: true,
       conversationId: true,
-      conversation: { select: { organizationId: true, visitorId: true, verifiedVisitorId: true, agent: { select: { visibility: true } } } },
+      conversation: {
+        select: {
+          organizationId: true,
+          visitorId: true,
+          verifiedVisitorId: true,
+          agent: { select: { visibility: true, requireSignedVisitors: true, visitorSecretCiphertext: true } },
+        },
+      },
     },
   })
 }
 
-/** The caller's voterKey for this message, or null when the caller may not see it. */
-export function voterKeyOf(ctx: TenantContext | null, message: MessageRow, visitorId?: string): string | null {
+/**
+ * The caller's voterKey for this message, or null when the caller may not see it. A public caller voting on an agent
+ * that requires signed visitors, or on a verified visitor's conversation, must sign as that visitor (issue 22: the
+ * verified id alone, which a conversation read used to show, is no credential); 403 when the signature fails.
+ */
+export function voterKeyOf(ctx: TenantContext | null, message: MessageRow, signed: SignedVisitor = {}): string | null {
   const c = message.conversation
+  const member = ctx !== null && ctx.organizationId === c.organizationId
+  let visitorId = signed.visitorId
+  if (!member && c.agent.visibility === 'public' && (c.verifiedVisitorId || c.agent.requireSignedVisitors)) {
+    if (!c.verifiedVisitorId) return null
+    visitorId = verifiedVisitorOf(c.agent, signed)
+    return visitorId === c.verifiedVisitorId ? `verified:${visitorId}` : null
+  }
   const ownVisitor = visitorId !== undefined && (visitorId === c.visitorId || visitorId === c.verifiedVisitorId)
   const visitorKey = c.verifiedVisitorId && visitorId === c.verifiedVisitorId ? `verified:${visitorId}` : `visitor:${visitorId}`
-  if (ctx && ctx.organizationId === c.organizationId) {
+  if (member) {
     if (ownVisitor) return visitorKey
     return ctx.actor.type === 'user' ? `user:${ctx.actor.userId}` : `api_key:${ctx.actor.apiKeyId}`
   }
@@ -68,11 +87,11 @@ const toResource = (f: { id: string; messageId: string; vote: string; comment: s
 export async function recordFeedback(
   ctx: TenantContext | null,
   target: Target,
-  input: { vote: Vote; comment: string | null; visitorId?: string },
+  input: { vote: Vote; comment: string | null } & SignedVisitor,
 ): Promise<{ feedback: FeedbackResource; created: boolean }> {
   const message = await loadMessage(target.messageId)
   if (!message || (target.conversationId !== undefined && message.conversationId !== target.conversationId)) throw ctx ? new NotFound('Message') : new Unauthorized()
-  const voterKey = voterKeyOf(ctx, message, input.visitorId)
+  const voterKey = voterKeyOf(ctx, message, input)
   // as for a conversation's read: 404 to a caller with credentials, 401 to one without (nothing revealed either way)
   if (!voterKey) throw ctx ? new NotFound('Message') : new Unauthorized()
   if (message.role !== 'assistant') throw new InvalidRequest('Only an answer of the agent can be rated', [{ path: 'messageId', message: 'not an answer', code: 'custom' }])

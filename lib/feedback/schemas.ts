@@ -15,16 +15,20 @@ const VoteValue = z
 const Comment = z.string().trim().max(2000).nullable().optional()
 // the visitor of a public conversation (the id the query answered with): who votes, when no key or session does
 const VisitorId = IdParam.optional()
+// a verified visitor signs its vote as it signs its queries (issue 22): required on an agent that requires signed
+// visitors and on a verified visitor's conversation
+const VisitorSignature = z.string().max(128).optional()
+const VisitorExpires = z.number().int().positive().max(1e11).optional()
 
 /** POST /api/conversations/{id}/messages/{messageId}/feedback. `eval` (Chaindesk's field) may stand for `vote`. */
 export const FeedbackBody = z
-  .object({ vote: VoteValue.optional(), eval: VoteValue.optional(), comment: Comment, visitorId: VisitorId })
+  .object({ vote: VoteValue.optional(), eval: VoteValue.optional(), comment: Comment, visitorId: VisitorId, visitorSignature: VisitorSignature, visitorExpires: VisitorExpires })
   .refine(b => b.vote !== undefined || b.eval !== undefined, { message: 'vote is required ("good" or "bad")', path: ['vote'] })
-  .transform(b => ({ vote: (b.vote ?? b.eval) as Vote, comment: b.comment ?? null, visitorId: b.visitorId }))
+  .transform(b => ({ vote: (b.vote ?? b.eval) as Vote, comment: b.comment ?? null, visitorId: b.visitorId, visitorSignature: b.visitorSignature, visitorExpires: b.visitorExpires }))
 export type FeedbackInput = z.infer<typeof FeedbackBody>
 
 /** Chaindesk's POST /api/conversations/eval-answer: `{ messageId, visitorId?, eval: 'good' | 'bad' }`. */
 export const EvalAnswerBody = z
-  .object({ messageId: IdParam, eval: VoteValue, visitorId: VisitorId, comment: Comment })
-  .transform(b => ({ messageId: b.messageId, vote: b.eval, comment: b.comment ?? null, visitorId: b.visitorId }))
+  .object({ messageId: IdParam, eval: VoteValue, visitorId: VisitorId, comment: Comment, visitorSignature: VisitorSignature, visitorExpires: VisitorExpires })
+  .transform(b => ({ messageId: b.messageId, vote: b.eval, comment: b.comment ?? null, visitorId: b.visitorId, visitorSignature: b.visitorSignature, visitorExpires: b.visitorExpires }))
 

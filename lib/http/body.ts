@@ -1,6 +1,7 @@
 import { z, type ZodType } from 'zod'
 import { config } from '@/lib/config'
 import { InvalidRequest, PayloadTooLarge, UnsupportedMediaType } from './errors'
+import { streamMultipart } from './multipart'
 import { zodIssues } from './route'
 
 /** The request's media type, lower case, without parameters. */
@@ -172,16 +173,17 @@ export async function parseOptionalJson<T>(req: Request, schema: ZodType<T>): Pr
   return validate(schema, parseJsonText(new TextDecoder().decode(bytes)))
 }
 
-/** A multipart/form-data body: 415 for another content type, 413 past `limitBytes`, 400 when truncated or malformed. */
+/**
+ * A multipart/form-data body: 415 for another content type, 413 past `limitBytes`, 400 when truncated or malformed.
+ * Its files are streamed to disk as they arrive (lib/http/multipart.ts); disposeForm() removes them.
+ */
 export async function parseMultipart(req: Request, limitBytes: number): Promise<FormData> {
   const type = mediaType(req)
   if (type !== 'multipart/form-data') throw new UnsupportedMediaType(['multipart/form-data'], type)
-  const bytes = await readBodyBytes(req, limitBytes)
-  try {
-    return await new Response(bytes, { headers: { 'content-type': req.headers.get('content-type')! } }).formData()
-  } catch {
-    throw new InvalidRequest('The multipart body is malformed or truncated')
-  }
+  const declared = Number(req.headers.get('content-length'))
+  if (Number.isFinite(declared) && declared > limitBytes) throw tooLarge(limitBytes)
+  if (!req.body) throw new InvalidRequest('The multipart body is malformed or truncated')
+  return streamMultipart(req.body, req.headers.get('content-type')!, limitBytes)
 }
 
 // Control characters (NUL above all, which PostgreSQL text cannot hold) have no place in an id or a parameter
@@ -198,7 +200,7 @@ export function parseSearchParams<T>(req: Request, schema: ZodType<T>): T {
 }
 
 /** Path segments: ids are opaque, but an absurd one (too long, control characters) is a bad request, not a database query. */
-export const IdParam = z.string().min(1).max(128).regex(NO_CONTROL_CHARACTERS, 'must not contain control characters')
+export const IdParam = z.string().trim().min(1).max(128).regex(NO_CONTROL_CHARACTERS, 'must not contain control characters')
 
 export async function parseId(params: Promise<Record<string, string | string[] | undefined>>, name = 'id'): Promise<string> {
   return validate(IdParam, (await params)[name], `path parameter "${name}"`)

@@ -1,4 +1,5 @@
-// The few kinds of failure a request can meet. route() maps them to HTTP in one place (DESIGN.md §4).
+// The few kinds of failure a request can meet. toErrorResponse() (lib/http/route.ts) maps them to HTTP in one place
+// (DESIGN.md §4).
 
 export type ErrorCode =
   | 'invalid_request'
@@ -11,6 +12,7 @@ export type ErrorCode =
   | 'rate_limited'
   | 'origin_not_allowed'
   | 'visitor_not_verified'
+  | 'forbidden'
   | 'upstream_unavailable'
   | 'internal_error'
 
@@ -85,11 +87,12 @@ export class RateLimited extends ApiError {
 }
 
 /**
- * A public agent refuses this caller (issue 14): a page of a site outside its allow-list, or a visitor without a
- * valid signature where one is required. 403, with the reason as the code.
+ * The caller may not do this: a member whose role, or a key whose scopes, do not allow it (`forbidden`); a public
+ * agent refusing a page of a site outside its allow-list, or a visitor without a valid signature where one is
+ * required. 403, with the reason as the code.
  */
 export class Forbidden extends ApiError {
-  constructor(code: 'origin_not_allowed' | 'visitor_not_verified', message: string, details?: unknown) {
+  constructor(code: 'forbidden' | 'origin_not_allowed' | 'visitor_not_verified', message: string, details?: unknown) {
     super(403, code, message, details)
   }
 }

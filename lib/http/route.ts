@@ -2,15 +2,17 @@ import { randomUUID } from 'node:crypto'
 import { ZodError } from 'zod'
 import { ModelError, type ModelErrorKind } from '@/lib/domain/errors'
 import { logger } from '@/lib/logger'
-import { ApiError, InvalidRequest, MethodNotAllowed, UpstreamUnavailable } from './errors'
+import { ApiError, InvalidRequest, UpstreamUnavailable } from './errors'
 
 export interface ErrorBody {
-  error: { code: string; message: string; details?: unknown; id?: string }
+  error: { code: string; message: string; details?: unknown; id?: string; requestId?: string }
 }
 
-export function errorResponse(error: ApiError): Response {
+/** The JSON error of `error`; with the request's id, which its log lines carry too (x-request-id). */
+export function errorResponse(error: ApiError, requestId?: string): Response {
   const body: ErrorBody = { error: { code: error.code, message: error.message } }
   if (error.details !== undefined) body.error.details = error.details
+  if (requestId) body.error.requestId = requestId
   return Response.json(body, { status: error.status, headers: error.headers })
 }
 
@@ -21,14 +23,23 @@ export function zodIssues(error: ZodError) {
 const MODEL_ERROR_STATUS: Record<ModelErrorKind, number> = { not_configured: 503, failed: 502, timeout: 504 }
 
 /** Turns anything thrown into the JSON error body. Unknown errors are bugs: 500 with an id that is in the log. */
-export function toErrorResponse(error: unknown): Response {
-  if (error instanceof ApiError) return errorResponse(error)
-  if (error instanceof ModelError) return errorResponse(new UpstreamUnavailable(error.message, MODEL_ERROR_STATUS[error.kind]))
-  if (error instanceof ZodError) return errorResponse(new InvalidRequest('The request is invalid', zodIssues(error)))
+export function toErrorResponse(error: unknown, requestId?: string): Response {
+  if (error instanceof ApiError) return errorResponse(error, requestId)
+  if (error instanceof ModelError) return errorResponse(new UpstreamUnavailable(error.message, MODEL_ERROR_STATUS[error.kind]), requestId)
+  if (error instanceof ZodError) return errorResponse(new InvalidRequest('The request is invalid', zodIssues(error)), requestId)
   const id = randomUUID()
   logger.error('unexpected error', { errorId: id, error })
-  const body: ErrorBody = { error: { code: 'internal_error', message: `Internal error (id ${id})`, id } }
+  const body: ErrorBody = { error: { code: 'internal_error', message: `Internal error (id ${id})`, id, ...(requestId ? { requestId } : {}) } }
   return Response.json(body, { status: 500 })
+}
+
+// A caller's own request id is kept when it is one (letters, digits and . _ : -), else the service makes one
+const WELL_FORMED_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/
+
+/** The request's id: the caller's `x-request-id` when well-formed, else a new one. */
+export function requestIdOf(req: Request): string {
+  const given = req.headers.get('x-request-id')?.trim()
+  return given && WELL_FORMED_REQUEST_ID.test(given) ? given : randomUUID()
 }
 
 /**
@@ -40,38 +51,4 @@ export function toErrorResponse(error: unknown): Response {
 export function clientAddress(req: Request): string {
   const forwarded = req.headers.get('x-forwarded-for')?.split(',').at(-1)?.trim()
   return (forwarded || req.headers.get('x-real-ip')?.trim() || 'unknown').slice(0, 64)
-}
-
-const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
-type Method = (typeof METHODS)[number]
-
-// Next passes dynamic segments as a promise; a catch-all segment is an array
-type Params = Record<string, string | string[] | undefined>
-export interface RouteContext<P extends Params = Params> {
-  params: Promise<P>
-}
-export type RouteHandler<P extends Params = Params> = (req: Request, ctx: RouteContext<P>) => Promise<Response>
-
-export function route<P extends Params>(handler: RouteHandler<P>): RouteHandler<P> {
-  return async (req, ctx) => {
-    try {
-      return await handler(req, ctx)
-    } catch (error) {
-      return toErrorResponse(error)
-    }
-  }
-}
-
-/**
- * A route module's handlers: the ones given, wrapped by route(), and a JSON 405 for every other method, so that
- * `export const { GET, POST, PUT, PATCH, DELETE } = routes({ GET: ... })` is the whole export of a route file.
- */
-export function routes<P extends Params>(handlers: Partial<Record<Method, RouteHandler<P>>>): Record<Method, RouteHandler<P>> {
-  const allowed = METHODS.filter(m => handlers[m])
-  return Object.fromEntries(
-    METHODS.map(m => {
-      const handler = handlers[m]
-      return [m, handler ? route(handler) : async (req: Request) => toErrorResponse(new MethodNotAllowed(req.method, allowed))]
-    }),
-  ) as Record<Method, RouteHandler<P>>
 }

@@ -19,9 +19,17 @@ export const CSV_COLUMNS = [
   'votes_good', 'votes_bad', 'comments', 'sources',
 ] as const
 
-/** RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled. */
+// OWASP's rule against CSV injection (issue 22): a spreadsheet runs a cell starting with these as a formula, so a
+// visitor's question "=HYPERLINK(…)" would be live in the export. Text starting with one gets a leading "'".
+const FORMULA_START = /^[=+\-@\t\r]/
+
+/**
+ * RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled. Text that a spreadsheet would take
+ * for a formula is prefixed with "'"; numbers are written as they are.
+ */
 export function csvField(value: unknown): string {
-  const s = value === null || value === undefined ? '' : String(value)
+  let s = value === null || value === undefined ? '' : String(value)
+  if (typeof value === 'string' && FORMULA_START.test(s)) s = `'${s}`
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { CONVERSATION_STATUSES } from '@/lib/domain/agents'
+import { CONVERSATION_CHANNELS, CONVERSATION_STATUSES } from '@/lib/domain/agents'
 import { IdParam } from '@/lib/http/body'
 import { weakSql } from '@/lib/gaps/weak'
 
@@ -12,11 +12,9 @@ const Instant = z
   .max(40)
   .refine(s => Day.test(s) || !Number.isNaN(Date.parse(s)), 'must be a date (YYYY-MM-DD) or an ISO 8601 time')
 
-export const CHANNELS = ['api', 'dashboard', 'website'] as const
-
 export const InboxFilters = z.object({
   agentId: IdParam.optional(),
-  channel: z.enum(CHANNELS).optional(),
+  channel: z.enum(CONVERSATION_CHANNELS).optional(),
   /** Started on or after (a day: from its start, UTC). */
   from: Instant.optional(),
   /** Started on or before (a day: to its end, UTC). */

@@ -1,5 +1,5 @@
 import { getDatabase, getPrisma } from '@/lib/db/client'
-import type { AnswerSource } from '@/lib/domain/answer-events'
+import { messageResource } from '@/lib/agents/conversation-views'
 import type { TenantContext } from '@/lib/domain/tenant'
 import { votesOf } from '@/lib/feedback/feedback'
 import { NotFound } from '@/lib/http/errors'
@@ -21,21 +21,7 @@ export async function loadMessages(conversationIds: string[]) {
 }
 
 export function toReviewed(m: MessageRow, votes: Map<string, { good: number; bad: number; comments: string[] }>): ReviewedMessage {
-  return {
-    id: m.id,
-    role: m.role,
-    text: m.text,
-    sources: Array.isArray(m.sources) ? (m.sources as unknown as AnswerSource[]) : [],
-    error: m.error,
-    promptTokens: m.promptTokens,
-    completionTokens: m.completionTokens,
-    searchQuery: m.searchQuery,
-    topScore: m.topScore,
-    noSources: m.noSources,
-    operatorName: m.operatorName,
-    votes: votes.get(m.id) ?? { good: 0, bad: 0, comments: [] },
-    createdAt: m.createdAt.toISOString(),
-  }
+  return { ...messageResource(m, 'full'), votes: votes.get(m.id) ?? { good: 0, bad: 0, comments: [] } }
 }
 
 export async function conversationRows(organizationId: string, ids: string[]): Promise<ConversationRow[]> {

@@ -1,3 +1,4 @@
+import { pruneAudit } from '@/lib/audit/record'
 import { config } from '@/lib/config'
 import { logger } from '@/lib/logger'
 import { deliverDueWebhooks } from '@/lib/webhooks'
@@ -36,6 +37,8 @@ export function startBackgroundLanes(workerId: string, stop: AbortSignal, abortJ
       try {
         const queued = await queueDueRefreshes()
         if (queued.length > 0) logger.info('scheduled refreshes queued', { workerId, count: queued.length })
+        const pruned = await pruneAudit(config().AUDIT_RETENTION_DAYS)
+        if (pruned > 0) logger.info('old audit entries removed', { workerId, count: pruned })
       } catch (error) {
         logger.error('scheduled refresh check failed', { workerId, error: messageOf(error) })
       }

@@ -14,8 +14,55 @@ function cl100k(): Tiktoken {
 // a sliced run may exceed the exact one by a token per slice, a safe error for budgets and chunk sizes.
 const LONG_RUN = 64
 const SLICE = 16
-const LONG_RUNS = new RegExp(`\\p{L}{${LONG_RUN},}|[^\\s\\p{L}\\p{N}]{${LONG_RUN},}|\\s{${LONG_RUN},}`, 'gu')
 const SLICES = new RegExp(`[\\s\\S]{1,${SLICE}}`, 'gu')
+
+// The long runs are found by a scan, not by a regular expression: /\p{L}{64,}/u over a 10 MB word of letters (a
+// base64 blob pasted into a document) overflowed the regex engine's stack ("Maximum call stack size exceeded") and
+// failed the whole datasource (issue 22). The scan is linear and has no depth whatever a run's length.
+const LETTER = /\p{L}/u
+const NUMBER = /\p{N}/u
+const SPACE = /\s/u
+const RunClass = { None: 0, Letter: 1, Space: 2, Symbol: 3 } as const
+type RunClass = (typeof RunClass)[keyof typeof RunClass]
+
+function runClassOf(cp: number, ch: string): RunClass {
+  if (cp < 128) {
+    if ((cp >= 65 && cp <= 90) || (cp >= 97 && cp <= 122)) return RunClass.Letter
+    if (cp >= 48 && cp <= 57) return RunClass.None
+    if (cp === 32 || (cp >= 9 && cp <= 13)) return RunClass.Space
+    return RunClass.Symbol
+  }
+  if (LETTER.test(ch)) return RunClass.Letter
+  if (SPACE.test(ch)) return RunClass.Space
+  return NUMBER.test(ch) ? RunClass.None : RunClass.Symbol
+}
+
+/**
+ * The maximal runs of LONG_RUN or more code points that are all letters, all white space, or all symbols (neither
+ * letter, digit nor space): what the regular expression \p{L}{64,}|[^\s\p{L}\p{N}]{64,}|\s{64,} matches, in order.
+ */
+function* longRuns(text: string): Generator<{ index: number; run: string }> {
+  let start = 0
+  let length = 0
+  let current: RunClass = RunClass.None
+  const close = function* (end: number) {
+    if (current !== RunClass.None && length >= LONG_RUN) yield { index: start, run: text.slice(start, end) }
+  }
+  for (let i = 0; i < text.length; ) {
+    const cp = text.codePointAt(i)!
+    const size = cp > 0xffff ? 2 : 1
+    const kind = runClassOf(cp, size === 1 ? text[i] : text.slice(i, i + 2))
+    if (kind !== current) {
+      yield* close(i)
+      current = kind
+      start = i
+      length = 0
+    }
+    length++
+    i += size
+  }
+  yield* close(text.length)
+}
 
 // slices of a long run repeat (a line of "=", a run of spaces): their tokens are kept, up to a bound
 const sliceTokens = new Map<string, number[]>()
@@ -36,10 +83,10 @@ function encode(text: string): number[] {
     for (const t of tokens) out.push(t)
   }
   let last = 0
-  for (const run of text.matchAll(LONG_RUNS)) {
-    if (run.index > last) add(cl100k().encode(text.slice(last, run.index), [], []))
-    for (const [slice] of run[0].matchAll(SLICES)) add(encodeSlice(slice))
-    last = run.index + run[0].length
+  for (const { index, run } of longRuns(text)) {
+    if (index > last) add(cl100k().encode(text.slice(last, index), [], []))
+    for (const [slice] of run.matchAll(SLICES)) add(encodeSlice(slice))
+    last = index + run.length
   }
   if (last === 0) return cl100k().encode(text, [], [])
   if (last < text.length) add(cl100k().encode(text.slice(last), [], []))
@@ -51,7 +98,7 @@ function encode(text: string): number[] {
 // (words repeat): no UTF-8 encoding or merge for a word seen before. Exactly encode(text).length.
 const PRE_TOKENS = new RegExp(cl100kBase.pat_str, 'gu')
 /**
- * False only when LONG_RUNS cannot match: no LONG_RUN code units in a row that are all non-ASCII or non-blank (every
+ * False only when longRuns finds none: no LONG_RUN code units in a row that are all non-ASCII or non-blank (every
  * letter or symbol run is), nor all non-ASCII or blank (every white-space run is).
  */
 function mayHaveLongRun(text: string): boolean {
@@ -135,15 +182,15 @@ function countPreTokens(text: string): number {
 
 /** Tokens of `text` in cl100k_base (OpenAI's embeddings and chat models). Special-token text counts as plain text. */
 export function countTokens(text: string): number {
-  // most text has no long run: a cheap scan spares the Unicode-class search of LONG_RUNS
+  // most text has no long run: a cheap scan spares the Unicode-class scan of longRuns
   if (!mayHaveLongRun(text)) return countPreTokens(text)
   let n = 0
   let last = 0
-  for (const run of text.matchAll(LONG_RUNS)) {
-    if (run.index > last) n += countPreTokens(text.slice(last, run.index))
+  for (const { index, run } of longRuns(text)) {
+    if (index > last) n += countPreTokens(text.slice(last, index))
     // a slice counts as the encoder encodes it: split by the same pattern, then merged (no encoder tables needed)
-    for (const [slice] of run[0].matchAll(SLICES)) n += countPreTokens(slice)
-    last = run.index + run[0].length
+    for (const [slice] of run.matchAll(SLICES)) n += countPreTokens(slice)
+    last = index + run.length
   }
   if (last < text.length) n += countPreTokens(last === 0 ? text : text.slice(last))
   return n

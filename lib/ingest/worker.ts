@@ -14,7 +14,7 @@ import { runJobs } from './pipeline/run-jobs'
 /**
  * Jobs claimed and run together at most. A batch pays a dozen statements whatever its size, and its chunk INSERT
  * updates the BM25 statistics once per distinct (datastore, lexeme) of the statement, and lexemes repeat across
- * documents: on one-chunk documents, 256 a batch cost ~0.6 ms of CPU a chunk less than 32 did (docs/benchmarks.md,
+ * documents: on one-chunk documents, 256 a batch cost ~0.6 ms of CPU a chunk less than 32 did (docs/benchmarks-history.md,
  * "Ingest: what the BM25 statistics cost a chunk write"). Large files are still written in groups (run-jobs.ts).
  */
 export const JOB_BATCH_SIZE = 256

@@ -27,6 +27,7 @@ const ErrorBody = z
       message: z.string(),
       details: z.unknown().optional().describe('zod issues on a 400; the limit on a 402 or 413; allowed methods on a 405'),
       id: z.string().optional().describe('Set on a 500: the id in the log'),
+      requestId: z.string().optional().describe('The request id (also the x-request-id header): every log line of the request carries it'),
     }),
   })
   .meta({ id: 'Error' })

@@ -1,3 +1,4 @@
+import { metrics } from '@/lib/metrics/registry'
 import { config } from '@/lib/config'
 import { RateLimited } from '@/lib/http/errors'
 import { SlidingWindowLimiter } from './sliding-window'
@@ -17,7 +18,10 @@ export function limitPublicQuery(clientAddress: string, visitorId: string | unde
   const keys = [`ip:${clientAddress}`]
   if (visitorId) keys.push(`visitor:${visitorId}`)
   const decision = limiter().hit(keys, config().LIMIT_PUBLIC_QUERIES_PER_MINUTE)
-  if (!decision.allowed) throw new RateLimited(decision.retryAfterSeconds)
+  if (!decision.allowed) {
+    metrics().rateLimitRefusals.inc({ limit: 'public_queries' })
+    throw new RateLimited(decision.retryAfterSeconds)
+  }
 }
 
 /** Tests: forget every counted hit. */

@@ -50,7 +50,7 @@ const quoted = (lexeme: string) => `'${lexeme.replace(/\\/g, '\\\\').replace(/'/
  * The tsquery "all of S₁ or all of S₂ or …" for the given sets of lexemes, factored by common leading terms
  * ('a' & ('b' | 'c' & 'd') | …): the sets come from one walk in one term order, so they share prefixes. The index
  * evaluates the query once for each posting of its terms; the factored tree is a fraction of the flat one's size
- * (at 100,000 chunks the index's share of the statement fell by about half: docs/benchmarks.md).
+ * (at 100,000 chunks the index's share of the statement fell by about half: docs/benchmarks-history.md).
  */
 export function setsQuery(sets: string[][]): string {
   const node = (group: string[][]): string => {

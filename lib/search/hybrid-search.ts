@@ -35,7 +35,7 @@ function supportsIterativeScan(sql: SqlDriver): Promise<boolean> {
 }
 
 // Candidates taken from the binary-quantized index for re-ranking by exact cosine distance: at least this many, and
-// at least RERANK_FACTOR × the ranking's size. Measured at 100,000 chunks of 1536 dimensions (docs/benchmarks.md):
+// at least RERANK_FACTOR × the ranking's size. Measured at 100,000 chunks of 1536 dimensions (docs/benchmarks-history.md):
 // recall@10 ≈ 0.8 with 100 candidates, 0.94 with 200, 0.99 with 400; each 100 more cost ~1.5 ms.
 const MIN_RERANK_CANDIDATES = 400
 const RERANK_FACTOR = 5

@@ -8,11 +8,19 @@ import { getDatabase } from '@/lib/db/client'
  */
 export async function storedTokens(organizationId: string): Promise<number> {
   const { sql } = await getDatabase()
-  const [row] = await sql.query<{ total: string | number | null }>(
-    `SELECT COALESCE(SUM("nbTokens"), 0) AS total FROM "Datasource" WHERE "organizationId" = $1`,
-    [organizationId],
+  return (await storedTokensByOrganization(sql, [organizationId])).get(organizationId) ?? 0
+}
+
+/** The stored tokens of several organizations, read through `db` (a transaction that locked them, when exactness matters). */
+export async function storedTokensByOrganization(
+  db: { query<T>(text: string, params?: unknown[]): Promise<T[]> },
+  organizationIds: string[],
+): Promise<Map<string, number>> {
+  const sums = await db.query<{ organizationId: string; total: string | number }>(
+    `SELECT "organizationId", COALESCE(SUM("nbTokens"), 0) AS total FROM "Datasource" WHERE "organizationId" = ANY($1::text[]) GROUP BY "organizationId"`,
+    [organizationIds],
   )
-  return Number(row?.total ?? 0)
+  return new Map(sums.map(s => [s.organizationId, Number(s.total)]))
 }
 
 /** The organization's stored-token limit: its UsageLimit.maxStoredTokens, else LIMIT_STORED_TOKENS. */

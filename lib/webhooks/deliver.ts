@@ -1,8 +1,10 @@
+import { metrics } from '@/lib/metrics/registry'
 import { config } from '@/lib/config'
 import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER } from '@/lib/domain/webhooks'
 import { logger } from '@/lib/logger'
 import { claimDeliveries, releaseDeliveries, settleDelivery, type ClaimedDelivery, type DeliveryResult } from './queue'
-import { decryptSecret, signatureHeader } from './secret'
+import { decryptSecret } from '@/lib/crypto/secrets'
+import { signatureHeader } from './signature'
 
 /**
  * Sends one POST to a receiver through the SSRF-guarded fetcher (lib/ingest/web), answering its status or why it
@@ -25,6 +27,7 @@ export async function deliverDueWebhooks(send: WebhookSender, workerId: string, 
         if (options.signal?.aborted) return
         open.delete(delivery.id)
         const ending = await settleDelivery(delivery, workerId, result)
+        metrics().webhookDeliveries.inc({ outcome: result.ok ? 'delivered' : 'failed_attempt' })
         logger.info('webhook delivery attempted', { deliveryId: delivery.id, event: delivery.event, attempt: delivery.attempts, status: result.status, ending })
       }),
     )

@@ -7,7 +7,8 @@ import type { WebhookDelivery, WebhookEndpoint } from '@/lib/generated/prisma/cl
 import { NotFound } from '@/lib/http/errors'
 import { requeueDelivery } from './queue'
 import type { WebhookCreateBody, WebhookPatchBody } from './schemas'
-import { encryptSecret, newSigningSecret } from './secret'
+import { encryptSecret } from '@/lib/crypto/secrets'
+import { newSigningSecret } from './signature'
 
 function toResource(e: WebhookEndpoint): WebhookResource {
   return {

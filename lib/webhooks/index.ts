@@ -4,5 +4,5 @@ export { WEBHOOK_EVENTS, type WebhookEvent, type WebhookEventData, type WebhookP
 export { datasourceEventOf, emitEvent, emitEvents, type EventToEmit } from './emit'
 export { deliverDueWebhooks, type WebhookSender } from './deliver'
 export type { DeliveryResult } from './queue'
-export { signatureHeader, verifySignature } from './secret'
+export { signatureHeader, verifySignature } from './signature'
 export { emitConversationCreated, emitMessageCreated } from './agent-events'

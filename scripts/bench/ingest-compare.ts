@@ -4,8 +4,8 @@
 // after, before, after… (N rounds, 2 by default; with --balanced every other round runs after first: before, after,
 // after, before…, so that a drift of the machine during the session weighs on both alike), each a child process in its tree's own directory with its own
 // tsx (node_modules/.bin/tsx, with --conditions=react-server when the tree's npm scripts use it) on a fresh database.
-// This script copies ingest-profile.ts into DIR/scripts/bench first
-// (it relies only on what both trees have) and generates DIR's Prisma client (scripts/prepare.mjs). Prints the
+// This script copies ingest-profile.ts and its folder ingest-profile/ into DIR/scripts/bench first
+// (they rely only on what both trees have) and generates DIR's Prisma client (scripts/prepare.mjs). Prints the
 // runs, then one Markdown table: chunks/s, CPU per chunk, per category, the SQL experiment, and after/before.
 //
 // Also runnable alone: `node_modules/.bin/tsx scripts/bench/ingest-compare.ts DIR [--rounds N] [--balanced] [--docs N …]`.
@@ -14,20 +14,30 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { CATEGORIES, categoryCpuMs, embeddingsOf, sqlDeltas, statementCpuMs, treeState, type ProfileResult } from './ingest-profile'
+import { CATEGORIES } from './ingest-profile/categories'
+import { categoryCpuMs, embeddingsOf, f, mean, sqlDeltas, statementCpuMs } from './ingest-profile/measures'
+import { treeState, type ProfileResult } from './ingest-profile/result'
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..')
 const PROFILE = path.join('scripts', 'bench', 'ingest-profile.ts')
+const PROFILE_PARTS = path.join('scripts', 'bench', 'ingest-profile')
+
+/** This tree's profile (its entry point and its folder's files) written into `dir`, where it differs. */
+function copyProfile(dir: string): void {
+  const parts = fs.readdirSync(path.join(ROOT, PROFILE_PARTS)).map(name => path.join(PROFILE_PARTS, name))
+  fs.mkdirSync(path.join(dir, PROFILE_PARTS), { recursive: true })
+  for (const file of [PROFILE, ...parts]) {
+    const target = path.join(dir, file)
+    const source = fs.readFileSync(path.join(ROOT, file))
+    if (!fs.existsSync(target) || !fs.readFileSync(target).equals(source)) fs.writeFileSync(target, source)
+  }
+}
 
 function prepareTree(dir: string): void {
   if (!fs.existsSync(path.join(dir, 'node_modules', '.bin', 'tsx'))) {
     throw new Error(`${dir} has no node_modules/.bin/tsx: give it node_modules first (cp -al ${ROOT}/node_modules ${dir}/node_modules, or npm ci)`)
   }
-  if (path.resolve(dir) !== ROOT) {
-    const target = path.join(dir, PROFILE)
-    const source = fs.readFileSync(path.join(ROOT, PROFILE))
-    if (!fs.existsSync(target) || !fs.readFileSync(target).equals(source)) fs.writeFileSync(target, source)
-  }
+  if (path.resolve(dir) !== ROOT) copyProfile(dir)
   const r = spawnSync(process.execPath, ['scripts/prepare.mjs'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] })
   if (r.status !== 0) throw new Error(`scripts/prepare.mjs failed in ${dir}`)
 }
@@ -58,9 +68,6 @@ function runProfile(dir: string, label: string, args: string[], json: string, lo
     })
   })
 }
-
-const f = (x: number, digits = 2) => (Number.isFinite(x) ? x.toFixed(digits) : '–')
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length
 
 export async function compareTrees(options: { before: string; after?: string; rounds?: number; balanced?: boolean; args?: string[] }): Promise<void> {
   const before = path.resolve(options.before)
@@ -107,12 +114,11 @@ export async function compareTrees(options: { before: string; after?: string; ro
 
 type Tree = { key: string; dir: string; state: string; runs: ProfileResult[]; errors: string[] }
 
-export function renderComparison(trees: Tree[], minutes: number, command: string, balanced = false): string {
-  const [b, a] = trees
-  const first = b.runs[0] ?? a.runs[0]
-  if (!first) return `No run succeeded:\n${[...b.errors, ...a.errors].map(e => `- ${e}`).join('\n')}`
-  const out: string[] = []
-  const row = (name: string, value: (r: ProfileResult) => number, digits = 2, bold = false) => {
+type Row = (name: string, value: (r: ProfileResult) => number, digits?: number, bold?: boolean) => void
+
+/** A row of the table: the mean and each run of both trees, and after/before. */
+function rowWriter(out: string[], b: Tree, a: Tree): Row {
+  return (name, value, digits = 2, bold = false) => {
     const vb = b.runs.map(value)
     const va = a.runs.map(value)
     const cell = (xs: number[]) =>
@@ -120,7 +126,10 @@ export function renderComparison(trees: Tree[], minutes: number, command: string
     const ratio = vb.length && va.length ? mean(va) / mean(vb) : NaN
     out.push(`| ${name} | ${cell(vb)} | ${cell(va)} | ${Number.isFinite(ratio) && mean(vb) !== 0 ? f(ratio) : '–'} |`)
   }
-  const perChunk = (ms: (r: ProfileResult) => number) => (r: ProfileResult) => ms(r) / r.chunks
+}
+
+function comparisonIntro(b: Tree, a: Tree, first: ProfileResult, minutes: number, command: string, balanced: boolean): string[] {
+  const out: string[] = []
   out.push(`### Ingest profile, before and after, alternated in one session`)
   out.push('')
   out.push(
@@ -144,6 +153,13 @@ export function renderComparison(trees: Tree[], minutes: number, command: string
   out.push('')
   out.push(`| | before | after | after/before |`)
   out.push('|---|---|---|---|')
+  return out
+}
+
+const perChunk = (ms: (r: ProfileResult) => number) => (r: ProfileResult) => ms(r) / r.chunks
+
+/** Wall time, rates, CPU per chunk, and the drain's main-thread CPU by category. */
+function throughputRows(out: string[], row: Row, runs: ProfileResult[]): void {
   row('chunks', r => r.chunks, 0)
   row('upsert wall (s)', r => r.upsert.wallMs / 1000)
   row('drain wall (s)', r => r.drain.wallMs / 1000)
@@ -158,10 +174,14 @@ export function renderComparison(trees: Tree[], minutes: number, command: string
   row('… drain, other threads (GC helpers, JIT, libuv)', perChunk(r => r.drain.cpuMs - r.drain.mainThreadMs))
   out.push(`| *drain, main-thread CPU by category (ms/chunk; profile shares × the main thread's CPU)* | | | |`)
   for (const [key, label] of CATEGORIES) {
-    if ([...b.runs, ...a.runs].every(r => categoryCpuMs(r.drain, key) / r.chunks < 0.005)) continue
+    if (runs.every(r => categoryCpuMs(r.drain, key) / r.chunks < 0.005)) continue
     row(label, perChunk(r => categoryCpuMs(r.drain, key)))
   }
   row('*main thread idle, wall (waiting on the embeddings server, files)*', perChunk(r => r.drain.profile.ms.idle ?? 0))
+}
+
+/** The time inside PostgreSQL per statement, the upsert's largest categories, and the SQL experiment. */
+function databaseRows(out: string[], row: Row, runs: ProfileResult[], first: ProfileResult): void {
   const inEngine = (r: ProfileResult, match: (sql: string) => boolean) => statementCpuMs(r.drain, match)
   row("*drain, CPU inside PostgreSQL's main loop, per statement (synchronous calls timed, scaled like the categories)*", perChunk(r => inEngine(r, () => true)))
   row('… of which `INSERT INTO "Chunk"`', perChunk(r => inEngine(r, sql => sql.startsWith('INSERT INTO "Chunk"'))))
@@ -175,13 +195,23 @@ export function renderComparison(trees: Tree[], minutes: number, command: string
     out.push(`| *SQL experiment: the same chunk rows inserted into copies of "Chunk" (main-thread CPU ms/chunk)* | | | |`)
     // the variants of every run (a tree with more triggers has one more)
     const keys = new Map<string, string>()
-    for (const r of [...b.runs, ...a.runs]) for (const d of sqlDeltas(r)) if (!keys.has(d.key)) keys.set(d.key, d.attributed)
+    for (const r of runs) for (const d of sqlDeltas(r)) if (!keys.has(d.key)) keys.set(d.key, d.attributed)
     const order = ['bare', 'btree', 'tsv', 'gin', 'hnsw', 'triggers', 'fk']
     for (const [key, attributed] of [...keys].sort((x, y) => order.indexOf(x[0]) - order.indexOf(y[0]))) {
       row(attributed, r => sqlDeltas(r).find(d => d.key === key)?.deltaCpu ?? NaN)
     }
     row('= a chunk INSERT into the real table', r => sqlDeltas(r).at(-1)?.cpuPerChunk ?? NaN)
   }
+}
+
+export function renderComparison(trees: Tree[], minutes: number, command: string, balanced = false): string {
+  const [b, a] = trees
+  const first = b.runs[0] ?? a.runs[0]
+  if (!first) return `No run succeeded:\n${[...b.errors, ...a.errors].map(e => `- ${e}`).join('\n')}`
+  const out = comparisonIntro(b, a, first, minutes, command, balanced)
+  const row = rowWriter(out, b, a)
+  throughputRows(out, row, [...b.runs, ...a.runs])
+  databaseRows(out, row, [...b.runs, ...a.runs], first)
   return out.join('\n')
 }
 

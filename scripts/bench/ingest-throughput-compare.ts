@@ -72,7 +72,7 @@ export async function compareThroughput(argv: string[]): Promise<void> {
     const cell = (runs: Row[]) => `${mean(runs.map(value)).toFixed(digits)} (${runs.map(r => value(r).toFixed(digits)).join(', ')})`
     return `| ${name} | ${cell(b.runs)} | ${cell(a.runs)} | ${(mean(a.runs.map(value)) / mean(b.runs.map(value))).toFixed(2)} |`
   }
-  const settings = ['BENCH_DOCS', 'BENCH_DOC_WORDS', 'BENCH_BATCH', 'BENCH_CONCURRENCY', 'BENCH_NO_EMBEDDINGS'].filter(k => process.env[k]).map(k => `${k}=${process.env[k]}`)
+  const settings = ['BENCH_FORMAT', 'BENCH_DOCS', 'BENCH_DOC_WORDS', 'BENCH_PDF_PAGE_WORDS', 'BENCH_BATCH', 'BENCH_CONCURRENCY', 'BENCH_NO_EMBEDDINGS'].filter(k => process.env[k]).map(k => `${k}=${process.env[k]}`)
   console.log(
     [
       `Command: \`${[...settings, 'npm run bench:ingest -- --compare', before, '--rounds', String(rounds)].join(' ')}\` ` +

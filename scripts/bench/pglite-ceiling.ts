@@ -17,26 +17,19 @@
 // and hybrid mode, and the vector ranking's own cost (the question embedded over HTTP, then the ranking), the three
 // interleaved question by question; hybrid's overhead is the median over questions of hybrid − full text − vector. `--explain-at`: EXPLAIN (ANALYZE, BUFFERS) of every statement of the
 // BM25 ranking for three of the questions at those sizes. docs/benchmarks.md records the results.
-import { randomUUID } from 'node:crypto'
-import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import * as datastoreQuery from '@/app/api/datastores/[id]/query/route'
-import { newId } from '@/lib/datastores/ids'
 import { CHECK_EVERY_MS } from '@/lib/db/auto-analyze'
 import type { SqlDriver } from '@/lib/db/sql-driver'
-import { toVectorBinary } from '@/lib/db/vector-binary'
 import { ensureVectorIndex } from '@/lib/db/vector-index'
 import { embeddingsProvider } from '@/lib/embeddings/provider'
 import { fulltextRanking } from '@/lib/search/fulltext'
 import { poolSize, vectorSearch } from '@/lib/search/hybrid-search'
 import { scopeOf } from '@/lib/search/scope'
-import { machine, openBenchEnvironment, percentile, round, seededRandom, serveRoutes, type BenchEnvironment } from './datastore-support'
-import { benchEmbedding } from './embeddings-server'
+import { machine, openBenchEnvironment, percentile, round, serveRoutes, type BenchEnvironment } from './datastore-support'
+import { cpuMs, databaseBytes, jsonLines, serverCpuReader, textSource, writeChunks } from './pglite-ceiling-data'
 
-const ROWS_PER_INSERT = 500
-const BATCH = 2000
-const CHUNKS_PER_DATASOURCE = 100
 const TOP_K = 10
 // one period of the embedded database's maintenance (lib/db/auto-analyze.ts), and a margin
 const MAINTENANCE_WAIT_MS = CHECK_EVERY_MS + 2_000
@@ -46,100 +39,6 @@ function option(argv: string[], name: string): string | undefined {
   return i >= 0 ? argv[i + 1] : undefined
 }
 const numbers = (s: string) => s.split(',').map(Number).filter(n => n > 0).sort((a, b) => a - b)
-const jsonLines = (file: string) => fs.readFileSync(file, 'utf8').split('\n').filter(l => l.trim()).map(l => JSON.parse(l))
-
-/** Real documents first, then documents mixed from the corpus's sentences, with its own lengths. */
-function textSource(dir: string): () => string {
-  const docs: string[] = jsonLines(path.join(dir, 'corpus.jsonl')).map(d => [d.title, d.text].filter(Boolean).join('\n\n'))
-  const sentences = docs.flatMap(d => d.split(/(?<=[.!?])\s+/)).filter(s => s.length > 20)
-  const random = seededRandom(7)
-  let next = 0
-  return () => {
-    if (next < docs.length) return docs[next++]
-    const length = docs[Math.floor(random() * docs.length)].length
-    let text = ''
-    while (text.length < length) text += (text ? ' ' : '') + sentences[Math.floor(random() * sentences.length)]
-    return text
-  }
-}
-
-/** CPU time (ms) of the PostgreSQL server's processes, when it runs on this machine and its folder is readable. */
-async function serverCpuReader(sql: SqlDriver): Promise<() => number> {
-  if (sql.kind !== 'postgres') return () => 0
-  try {
-    const [{ setting }] = await sql.query<{ setting: string }>(`SELECT setting FROM pg_settings WHERE name = 'data_directory'`)
-    const postmaster = Number(fs.readFileSync(path.join(setting, 'postmaster.pid'), 'utf8').split('\n')[0])
-    const tick = 1000 / 100 // USER_HZ
-    return () => {
-      let total = 0
-      for (const pid of fs.readdirSync('/proc').filter(p => /^\d+$/.test(p))) {
-        try {
-          const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
-          if (Number(pid) === postmaster || Number(fields[1]) === postmaster) total += (Number(fields[11]) + Number(fields[12])) * tick
-        } catch { /* gone */ }
-      }
-      return total
-    }
-  } catch {
-    console.log('(PostgreSQL server CPU not readable from here: only this process is counted)')
-    return () => 0
-  }
-}
-
-const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000 }
-
-/** Writes chunks `from`…`to` as the worker does; returns the CPU (process + server) spent writing them. */
-async function writeChunks(env: BenchEnvironment, storeId: string, dims: number, next: () => string, from: number, to: number, serverCpu: () => number) {
-  let cpu = 0
-  let wall = 0
-  for (let start = from; start < to; start += BATCH) {
-    const end = Math.min(to, start + BATCH)
-    const datasources: string[] = []
-    for (let n = Math.floor(start / CHUNKS_PER_DATASOURCE); n * CHUNKS_PER_DATASOURCE < end; n++) datasources.push(newId())
-    await env.db.prisma.datasource.createMany({
-      data: datasources.map((id, i) => ({ id, organizationId: env.organizationId, datastoreId: storeId, type: 'text' as const, name: `Document ${start + i}`, status: 'synched' as const, lastSynch: new Date() })),
-    })
-    const firstDs = Math.floor(start / CHUNKS_PER_DATASOURCE)
-    const rows = Array.from({ length: end - start }, (_, k) => {
-      const i = start + k
-      const text = next()
-      return { i, text, embedding: dims ? toVectorBinary(Array.from(benchEmbedding(text, dims))) : null, ds: datasources[Math.floor(i / CHUNKS_PER_DATASOURCE) - firstDs] }
-    })
-    const [c0, s0, t0] = [cpuMs(), serverCpu(), performance.now()]
-    for (let r = 0; r < rows.length; r += ROWS_PER_INSERT) {
-      const params: unknown[] = []
-      const values = rows.slice(r, r + ROWS_PER_INSERT).map(row => {
-        const p = params.length
-        params.push(randomUUID(), env.organizationId, storeId, row.ds, row.i % CHUNKS_PER_DATASOURCE, row.text, Math.round(row.text.length / 4), '{}', null, row.embedding)
-        return `($${p + 1}, $${p + 2}, $${p + 3}, $${p + 4}, $${p + 5}, $${p + 6}, $${p + 7}, $${p + 8}::jsonb, $${p + 9}, $${p + 10}::vector)`
-      })
-      await env.db.sql.transaction(tx =>
-        tx.query(`INSERT INTO "Chunk" (id, "organizationId", "datastoreId", "datasourceId", position, text, tokens, metadata, custom_id, embedding) VALUES ${values.join(', ')}`, params),
-      )
-    }
-    cpu += cpuMs() - c0 + serverCpu() - s0
-    wall += performance.now() - t0
-  }
-  return { cpu, wall }
-}
-
-function directorySize(dir: string): number {
-  let total = 0
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, entry.name)
-    total += entry.isDirectory() ? directorySize(p) : fs.statSync(p).size
-  }
-  return total
-}
-
-async function databaseBytes(env: BenchEnvironment): Promise<number> {
-  if (env.db.kind === 'pglite') return directorySize(env.dataDir)
-  const [{ bytes }] = await env.db.sql.query<{ bytes: string }>(
-    `SELECT COALESCE(sum(pg_total_relation_size(c.oid)), 0)::text AS bytes FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-      WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'm')`,
-  )
-  return Number(bytes)
-}
 
 /** Runs fulltextRanking with every ranking statement on "Chunk" explained (ANALYZE, BUFFERS), same transaction. */
 async function explainRanking(sql: SqlDriver, scope: ReturnType<typeof scopeOf>, question: string): Promise<string[]> {

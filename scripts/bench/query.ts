@@ -91,90 +91,109 @@ export async function exactNeighbours(env: BenchEnvironment, storeId: string, em
   })
 }
 
+type Scope = { organizationId: string; datastoreIds: string[] }
+
+/** Each question over HTTP (a new server and connection per size: an idle keep-alive one may close while chunks load). */
+async function httpLatencies(env: BenchEnvironment, storeId: string, queries: string[]): Promise<number[]> {
+  const headers = { authorization: `Bearer ${env.apiKey}`, 'content-type': 'application/json' }
+  const server = await serveRoutes([[/^\/api\/datastores\/([^/]+)\/query$/, ['id'], datastoreQuery.POST as never]])
+  const ask = async (query: string) => {
+    const t = performance.now()
+    const res = await fetch(`${server.url}/api/datastores/${storeId}/query`, { method: 'POST', headers, body: JSON.stringify({ query, topK: TOP_K }) })
+    const fragments = (await res.json()) as unknown[]
+    if (res.status !== 200 || fragments.length === 0) throw new Error(`query failed: ${res.status} ${JSON.stringify(fragments).slice(0, 200)}`)
+    return performance.now() - t
+  }
+  for (const q of queries.slice(0, 10)) await ask(q) // warm-up
+  const latencies: number[] = []
+  for (const q of queries) latencies.push(await ask(q))
+  await server.close()
+  return latencies
+}
+
+/** The vector ranking alone (index, candidates for topK 10) and the full-text ranking alone, as queries run them, warm. */
+async function rankingLatencies(env: BenchEnvironment, scope: Scope, queries: string[]): Promise<{ vector: number[]; fulltext: number[] }> {
+  const vector: number[] = []
+  for (const q of queries) {
+    const embedding = Array.from(benchEmbedding(q, DIMENSIONS))
+    const t = performance.now()
+    await vectorSearch(scope, embedding, poolSize(TOP_K))
+    vector.push(performance.now() - t)
+  }
+  const fulltext: number[] = []
+  for (const q of queries) {
+    const t = performance.now()
+    await fulltextRanking(env.db.sql, scopeOf(scope, { datastoreIndex: false }), q, poolSize(TOP_K))
+    fulltext.push(performance.now() - t)
+  }
+  return { vector, fulltext }
+}
+
+/** The vector ranking's hits in the true top 10 (an exact search: a sequential scan of every vector). */
+async function recallHits(env: BenchEnvironment, storeId: string, scope: Scope, queries: string[]): Promise<number> {
+  let hits = 0
+  for (const q of queries) {
+    const embedding = benchEmbedding(q, DIMENSIONS)
+    const approx = (await vectorSearch(scope, Array.from(embedding), poolSize(TOP_K))).slice(0, TOP_K)
+    const truth = new Set(await exactNeighbours(env, storeId, embedding, TOP_K))
+    hits += approx.filter(id => truth.has(id)).length
+  }
+  return hits
+}
+
+/** One size: the questions over HTTP, the rankings alone, recall@10; the chunks are loaded and indexed already. */
+async function measureSize(env: BenchEnvironment, storeId: string, corpus: Corpus, size: number, counts: { queries: number; recall: number }, build: { loadMs: number; indexMs: number }) {
+  const queries = Array.from({ length: counts.queries }, () => corpus.query(Math.floor(corpus.random() * corpus.topics.length)))
+  const latencies = await httpLatencies(env, storeId, queries)
+  const scope = { organizationId: env.organizationId, datastoreIds: [storeId] }
+  const rankings = await rankingLatencies(env, scope, queries)
+  const hits = await recallHits(env, storeId, scope, queries.slice(0, counts.recall))
+  return {
+    chunks: size,
+    dimensions: DIMENSIONS,
+    queries: counts.queries,
+    p50_ms: round(percentile(latencies, 50)),
+    p95_ms: round(percentile(latencies, 95)),
+    max_ms: round(Math.max(...latencies)),
+    vector_sql_p50_ms: round(percentile(rankings.vector, 50)),
+    fulltext_sql_p50_ms: round(percentile(rankings.fulltext, 50)),
+    recall_at_10: round(hits / (counts.recall * TOP_K), 3),
+    recall_queries: counts.recall,
+    load_s: round(build.loadMs / 1000),
+    index_build_s: round(build.indexMs / 1000),
+    // the service's process (PGlite's WebAssembly heap included with the embedded database)
+    database: env.db.kind,
+    rss_mb: Math.round(process.memoryUsage().rss / 2 ** 20),
+  }
+}
+
 export async function run(): Promise<void> {
   const sizes = (process.env.BENCH_QUERY_SIZES ?? '10000,100000').split(',').map(Number).filter(n => n > 0).sort((a, b) => a - b)
   const queryCount = envInt('BENCH_QUERIES', 200)
   // an exact search scans every vector (~1-2 s each at 100,000 chunks on PGlite): recall uses the first of the queries
   const recallCount = Math.min(queryCount, envInt('BENCH_RECALL_QUERIES', 50))
   const env = await openBenchEnvironment()
-  const results: Record<string, unknown>[] = []
+  const results: Awaited<ReturnType<typeof measureSize>>[] = []
   try {
     const store = await env.db.prisma.datastore.create({ data: { organizationId: env.organizationId, name: 'bench' } })
     const corpus = new Corpus()
-    const headers = { authorization: `Bearer ${env.apiKey}`, 'content-type': 'application/json' }
     let loaded = 0
     for (const size of sizes) {
       await env.db.sql.exec(`DROP INDEX IF EXISTS "${vectorIndexName(DIMENSIONS)}"`)
-      let started = Date.now()
+      const started = Date.now()
       await loadChunks(env, store.id, corpus, loaded, size)
       const loadMs = Date.now() - started
       loaded = size
       const indexMs = await buildIndex(env)
       console.log(`${size} chunks: loaded ${size} in ${loadMs} ms (multi-row INSERT, binary vectors, embeddings computed in-process); HNSW index built in ${round(indexMs / 1000)} s`)
-
-      // a new server (and connection) per size: an idle keep-alive connection may be closed while chunks load
-      const server = await serveRoutes([[/^\/api\/datastores\/([^/]+)\/query$/, ['id'], datastoreQuery.POST as never]])
-      const queries = Array.from({ length: queryCount }, () => corpus.query(Math.floor(corpus.random() * corpus.topics.length)))
-      const ask = async (query: string) => {
-        const t = performance.now()
-        const res = await fetch(`${server.url}/api/datastores/${store.id}/query`, { method: 'POST', headers, body: JSON.stringify({ query, topK: TOP_K }) })
-        const fragments = (await res.json()) as unknown[]
-        if (res.status !== 200 || fragments.length === 0) throw new Error(`query failed: ${res.status} ${JSON.stringify(fragments).slice(0, 200)}`)
-        return performance.now() - t
-      }
-      for (const q of queries.slice(0, 10)) await ask(q) // warm-up
-      const latencies: number[] = []
-      for (const q of queries) latencies.push(await ask(q))
-      await server.close()
-
-      // the vector ranking alone, as queries run it (index, candidates for topK 10), warm
-      const scope = { organizationId: env.organizationId, datastoreIds: [store.id] }
-      const vectorLatencies: number[] = []
-      for (const q of queries) {
-        const embedding = Array.from(benchEmbedding(q, DIMENSIONS))
-        const t = performance.now()
-        await vectorSearch(scope, embedding, poolSize(TOP_K))
-        vectorLatencies.push(performance.now() - t)
-      }
-      // the full-text ranking alone, as queries run it
-      const fulltextLatencies: number[] = []
-      for (const q of queries) {
-        const t = performance.now()
-        await fulltextRanking(env.db.sql, scopeOf(scope, { datastoreIndex: false }), q, poolSize(TOP_K))
-        fulltextLatencies.push(performance.now() - t)
-      }
-      // its recall@10 against an exact search (a sequential scan of every vector)
-      let hits = 0
-      for (const q of queries.slice(0, recallCount)) {
-        const embedding = benchEmbedding(q, DIMENSIONS)
-        const approx = (await vectorSearch(scope, Array.from(embedding), poolSize(TOP_K))).slice(0, TOP_K)
-        const truth = new Set(await exactNeighbours(env, store.id, embedding, TOP_K))
-        hits += approx.filter(id => truth.has(id)).length
-      }
-      const row = {
-        chunks: size,
-        dimensions: DIMENSIONS,
-        queries: queryCount,
-        p50_ms: round(percentile(latencies, 50)),
-        p95_ms: round(percentile(latencies, 95)),
-        max_ms: round(Math.max(...latencies)),
-        vector_sql_p50_ms: round(percentile(vectorLatencies, 50)),
-        fulltext_sql_p50_ms: round(percentile(fulltextLatencies, 50)),
-        recall_at_10: round(hits / (recallCount * TOP_K), 3),
-        recall_queries: recallCount,
-        load_s: round(loadMs / 1000),
-        index_build_s: round(indexMs / 1000),
-        // the service's process (PGlite's WebAssembly heap included with the embedded database)
-        database: env.db.kind,
-        rss_mb: Math.round(process.memoryUsage().rss / 2 ** 20),
-      }
+      const row = await measureSize(env, store.id, corpus, size, { queries: queryCount, recall: recallCount }, { loadMs, indexMs })
       results.push(row)
       console.log(JSON.stringify(row))
     }
     console.log(`\nmachine: ${machine()}`)
     console.log(`| chunks (${DIMENSIONS} dims, ${env.db.kind}) | query p50 | p95 | recall@10 | vector ranking p50 | full-text ranking p50 | HNSW build | process RSS |`)
     console.log('|---|---|---|---|---|---|---|---|')
-    for (const r of results as any[]) {
+    for (const r of results) {
       console.log(`| ${r.chunks.toLocaleString('en')} | ${r.p50_ms} ms | ${r.p95_ms} ms | ${r.recall_at_10} | ${r.vector_sql_p50_ms} ms | ${r.fulltext_sql_p50_ms} ms | ${r.index_build_s} s | ${r.rss_mb} MB |`)
     }
   } finally {

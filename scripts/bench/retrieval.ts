@@ -36,7 +36,7 @@ function option(argv: string[], name: string): string | undefined {
 
 const jsonLines = (file: string) => fs.readFileSync(file, 'utf8').split('\n').filter(l => l.trim()).map(l => JSON.parse(l))
 
-function readBeir(dir: string, split?: string): BeirData {
+export function readBeir(dir: string, split?: string): BeirData {
   const splits = fs.readdirSync(path.join(dir, 'qrels')).filter(f => f.endsWith('.tsv')).map(f => f.slice(0, -4))
   const chosen = split ?? (splits.includes('test') ? 'test' : splits[0])
   const qrels = new Map<string, Map<string, number>>()
@@ -53,7 +53,7 @@ function readBeir(dir: string, split?: string): BeirData {
 }
 
 /** nDCG@10 (graded: 2^rel - 1), Recall@100 and MRR@10 of one ranking of document ids. */
-function measures(ranked: string[], relevant: Map<string, number>) {
+export function measures(ranked: string[], relevant: Map<string, number>) {
   const gain = (g: number) => 2 ** g - 1
   let dcg = 0
   ranked.slice(0, 10).forEach((d, i) => (dcg += gain(relevant.get(d) ?? 0) / Math.log2(i + 2)))
@@ -66,7 +66,7 @@ function measures(ranked: string[], relevant: Map<string, number>) {
   }
 }
 
-function mean(rows: { ndcg: number; recall: number; mrr: number }[]) {
+export function mean(rows: { ndcg: number; recall: number; mrr: number }[]) {
   const avg = (f: (r: (typeof rows)[number]) => number) => round(rows.reduce((s, r) => s + f(r), 0) / rows.length, 4)
   return { ndcg10: avg(r => r.ndcg), recall100: avg(r => r.recall), mrr10: avg(r => r.mrr) }
 }
@@ -104,6 +104,71 @@ async function referenceBm25(sql: SqlDriver, data: BeirData) {
   return { ...mean(rows), p50_ms: round(percentile(latencies, 50), 2), p95_ms: round(percentile(latencies, 95), 2) }
 }
 
+type Database = Awaited<ReturnType<typeof getDatabase>>
+type Ask = (query: string, topK: number) => Promise<{ ms: number; docs: string[] }>
+
+/** Every document through the upsert route, then the worker; returns the datastore's chunk count. */
+async function ingest(db: Database, serverUrl: string, headers: Record<string, string>, storeId: string, data: BeirData): Promise<number> {
+  const started = performance.now()
+  for (let i = 0; i < data.docs.length; i += 500) {
+    const documents = data.docs.slice(i, i + 500).map(d => ({ text: d.text, name: d.id, metadata: { beir_id: d.id } }))
+    const res = await fetch(`${serverUrl}/api/datastores/upsert/${storeId}`, { method: 'POST', headers, body: JSON.stringify({ documents }) })
+    if (res.status !== 200) throw new Error(`upsert failed: ${res.status} ${await res.text()}`)
+    await res.arrayBuffer()
+  }
+  await drainQueue()
+  const ingestS = (performance.now() - started) / 1000
+  const [{ chunks }] = await db.sql.query<{ chunks: number }>(`SELECT count(*)::int AS chunks FROM "Chunk" WHERE "datastoreId" = $1`, [storeId])
+  console.log(`ingested ${data.docs.length} documents as ${chunks} chunks in ${round(ingestS)} s (${round(chunks / ingestS)} chunks/s, upsert and sync)`)
+  return chunks
+}
+
+/** The ranking alone, in wall-clock time and in CPU time of this process (PGlite runs in it): the second is what a shared machine's load changes least. */
+async function rankingTimes(db: Database, scope: ReturnType<typeof scopeOf>, data: BeirData): Promise<{ wall: number[]; cpu: number[] }> {
+  const wall: number[] = []
+  const cpuMs: number[] = []
+  for (const q of data.questions) {
+    const [t, cpu] = [performance.now(), process.cpuUsage()]
+    await fulltextRanking(db.sql, scope, q.text, 10)
+    const used = process.cpuUsage(cpu)
+    wall.push(performance.now() - t)
+    cpuMs.push((used.user + used.system) / 1000)
+  }
+  return { wall, cpu: cpuMs }
+}
+
+/** Every question over HTTP (latency at topK 10, quality at topK 100), then the ranking alone. */
+async function measureService(db: Database, ask: Ask, data: BeirData, scope: ReturnType<typeof scopeOf>) {
+  for (const q of data.questions.slice(0, 10)) await ask(q.text, 10) // warm-up
+  const latencies: number[] = []
+  for (const q of data.questions) latencies.push((await ask(q.text, 10)).ms)
+  const rows = []
+  const latencies100: number[] = []
+  for (const q of data.questions) {
+    const { ms, docs } = await ask(q.text, 100)
+    latencies100.push(ms)
+    rows.push(measures(docs, data.qrels.get(q.id)!))
+  }
+  const ranking = await rankingTimes(db, scope, data)
+  return {
+    ...mean(rows),
+    p50_ms: round(percentile(latencies, 50)), p95_ms: round(percentile(latencies, 95)),
+    topk100_p50_ms: round(percentile(latencies100, 50)),
+    ranking_p50_ms: round(percentile(ranking.wall, 50)), ranking_p95_ms: round(percentile(ranking.wall, 95)),
+    ranking_cpu_p50_ms: round(percentile(ranking.cpu, 50)), ranking_cpu_p95_ms: round(percentile(ranking.cpu, 95)),
+  }
+}
+
+function printTable(service: Awaited<ReturnType<typeof measureService>>, reference: Awaited<ReturnType<typeof referenceBm25>>): void {
+  console.log(`\nmachine: ${machine()}; load average at end: ${os.loadavg().map(l => l.toFixed(2)).join(' ')}`)
+  console.log('| system | nDCG@10 | Recall@100 | MRR@10 | query p50 | p95 |')
+  console.log('|---|---|---|---|---|---|')
+  console.log(`| this service, full-text (HTTP, topK 10) | ${service.ndcg10} | ${service.recall100} | ${service.mrr10} | ${service.p50_ms} ms | ${service.p95_ms} ms |`)
+  console.log(`| its full-text ranking alone (SQL) | | | | ${service.ranking_p50_ms} ms | ${service.ranking_p95_ms} ms |`)
+  console.log(`| its full-text ranking alone, CPU time | | | | ${service.ranking_cpu_p50_ms} ms | ${service.ranking_cpu_p95_ms} ms |`)
+  console.log(`| BM25 reference (whole documents, in memory) | ${reference.ndcg10} | ${reference.recall100} | ${reference.mrr10} | ${reference.p50_ms} ms | ${reference.p95_ms} ms |`)
+}
+
 export async function run(argv: string[] = []): Promise<void> {
   const dir = option(argv, 'beir') ?? process.env.BENCH_BEIR
   if (!dir) throw new Error('usage: npm run bench:retrieval -- --beir DIR [--split NAME] [--queries N]')
@@ -124,21 +189,9 @@ export async function run(argv: string[] = []): Promise<void> {
     const { secret } = await createApiKey({ organizationId: org.id, actor: { type: 'user', userId: 'bench' } }, 'bench')
     const headers = { authorization: `Bearer ${secret}`, 'content-type': 'application/json' }
     const store = await db.prisma.datastore.create({ data: { organizationId: org.id, name: 'beir' } })
-
     // ingest through the service's own code
-    const started = performance.now()
-    for (let i = 0; i < data.docs.length; i += 500) {
-      const documents = data.docs.slice(i, i + 500).map(d => ({ text: d.text, name: d.id, metadata: { beir_id: d.id } }))
-      const res = await fetch(`${server.url}/api/datastores/upsert/${store.id}`, { method: 'POST', headers, body: JSON.stringify({ documents }) })
-      if (res.status !== 200) throw new Error(`upsert failed: ${res.status} ${await res.text()}`)
-      await res.arrayBuffer()
-    }
-    await drainQueue()
-    const ingestS = (performance.now() - started) / 1000
-    const [{ chunks }] = await db.sql.query<{ chunks: number }>(`SELECT count(*)::int AS chunks FROM "Chunk" WHERE "datastoreId" = $1`, [store.id])
-    console.log(`ingested ${data.docs.length} documents as ${chunks} chunks in ${round(ingestS)} s (${round(chunks / ingestS)} chunks/s, upsert and sync)`)
-
-    const ask = async (query: string, topK: number) => {
+    const chunks = await ingest(db, server.url, headers, store.id, data)
+    const ask: Ask = async (query, topK) => {
       const t = performance.now()
       const res = await fetch(`${server.url}/api/datastores/${store.id}/query`, { method: 'POST', headers, body: JSON.stringify({ query, topK }) })
       const fragments = (await res.json()) as { metadata: { beir_id?: string } }[]
@@ -148,44 +201,11 @@ export async function run(argv: string[] = []): Promise<void> {
     // as on a user's server between a sync and the questions: the embedded database's own maintenance (ANALYZE
     // when due, the full-text index's pending entries merged; lib/db/auto-analyze.ts) runs once
     await new Promise(resolve => setTimeout(resolve, CHECK_EVERY_MS + 2_000))
-    for (const q of data.questions.slice(0, 10)) await ask(q.text, 10) // warm-up
-    const latencies: number[] = []
-    for (const q of data.questions) latencies.push((await ask(q.text, 10)).ms)
-    const rows = []
-    const latencies100: number[] = []
-    for (const q of data.questions) {
-      const { ms, docs } = await ask(q.text, 100)
-      latencies100.push(ms)
-      rows.push(measures(docs, data.qrels.get(q.id)!))
-    }
     const scope = scopeOf({ organizationId: org.id, datastoreIds: [store.id] }, { datastoreIndex: false })
-    // the ranking alone, in wall-clock time and in CPU time of this process (PGlite runs in it): the second is what a
-    // shared machine's load changes least
-    const rankingMs: number[] = []
-    const rankingCpuMs: number[] = []
-    for (const q of data.questions) {
-      const [t, cpu] = [performance.now(), process.cpuUsage()]
-      await fulltextRanking(db.sql, scope, q.text, 10)
-      const used = process.cpuUsage(cpu)
-      rankingMs.push(performance.now() - t)
-      rankingCpuMs.push((used.user + used.system) / 1000)
-    }
-    const service = {
-      ...mean(rows),
-      p50_ms: round(percentile(latencies, 50)), p95_ms: round(percentile(latencies, 95)),
-      topk100_p50_ms: round(percentile(latencies100, 50)),
-      ranking_p50_ms: round(percentile(rankingMs, 50)), ranking_p95_ms: round(percentile(rankingMs, 95)),
-      ranking_cpu_p50_ms: round(percentile(rankingCpuMs, 50)), ranking_cpu_p95_ms: round(percentile(rankingCpuMs, 95)),
-    }
+    const service = await measureService(db, ask, data, scope)
     const reference = await referenceBm25(db.sql, data)
     console.log(JSON.stringify({ chunks, questions: data.questions.length, service, reference }))
-    console.log(`\nmachine: ${machine()}; load average at end: ${os.loadavg().map(l => l.toFixed(2)).join(' ')}`)
-    console.log('| system | nDCG@10 | Recall@100 | MRR@10 | query p50 | p95 |')
-    console.log('|---|---|---|---|---|---|')
-    console.log(`| this service, full-text (HTTP, topK 10) | ${service.ndcg10} | ${service.recall100} | ${service.mrr10} | ${service.p50_ms} ms | ${service.p95_ms} ms |`)
-    console.log(`| its full-text ranking alone (SQL) | | | | ${service.ranking_p50_ms} ms | ${service.ranking_p95_ms} ms |`)
-    console.log(`| its full-text ranking alone, CPU time | | | | ${service.ranking_cpu_p50_ms} ms | ${service.ranking_cpu_p95_ms} ms |`)
-    console.log(`| BM25 reference (whole documents, in memory) | ${reference.ndcg10} | ${reference.recall100} | ${reference.mrr10} | ${reference.p50_ms} ms | ${reference.p95_ms} ms |`)
+    printTable(service, reference)
   } finally {
     await server.close()
     await db.close()

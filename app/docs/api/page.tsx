@@ -8,6 +8,9 @@ export const metadata: Metadata = { title: 'API reference' }
 
 type Json = Record<string, any>
 
+/** The specification the service was built from is not the reader's: its section numbers are left out. */
+const plain = (text: string | undefined) => text?.replace(/[,:;]?\s*\(?(?:see )?spec §[\d.]+(?:[-–][\d.]+)?\)?/g, '').trim()
+
 const METHOD_STYLE: Record<string, string> = {
   get: 'bg-sky-100 text-sky-900',
   post: 'bg-emerald-100 text-emerald-900',
@@ -16,20 +19,20 @@ const METHOD_STYLE: Record<string, string> = {
 }
 
 function Schema({ value }: { value: unknown }) {
-  return <pre className="mt-1 max-h-80 overflow-auto rounded bg-muted p-3 text-xs leading-relaxed">{JSON.stringify(value, null, 2)}</pre>
+  return <pre className="mt-1 max-h-80 max-w-full overflow-auto rounded bg-muted p-3 text-xs leading-relaxed">{plain(JSON.stringify(value, null, 2))}</pre>
 }
 
 function Operation({ method, path, op }: { method: string; path: string; op: Json }) {
   const body = op.requestBody?.content as Json | undefined
   return (
-    <details className="rounded-lg border p-3" id={op.operationId}>
+    <details className="min-w-0 rounded-lg border p-3" id={op.operationId}>
       <summary className="flex cursor-pointer flex-wrap items-center gap-2">
         <span className={`rounded px-2 py-0.5 font-mono text-xs font-semibold uppercase ${METHOD_STYLE[method] ?? ''}`}>{method}</span>
-        <code className="text-sm font-medium">{path}</code>
-        <span className="text-sm text-muted-foreground">{op.summary}</span>
+        <code className="text-sm font-medium break-all">{path}</code>
+        <span className="min-w-0 text-sm text-muted-foreground">{plain(op.summary)}</span>
       </summary>
       <div className="mt-3 space-y-3 text-sm">
-        {op.description && <p className="whitespace-pre-line text-muted-foreground">{op.description}</p>}
+        {op.description && <p className="whitespace-pre-line text-muted-foreground">{plain(op.description)}</p>}
         {op.parameters?.length > 0 && (
           <div>
             <h4 className="font-medium">Parameters</h4>
@@ -37,7 +40,7 @@ function Operation({ method, path, op }: { method: string; path: string; op: Jso
               {op.parameters.map((p: Json) => (
                 <li key={`${p.in}-${p.name}`}>
                   <code>{p.name}</code> ({p.in}
-                  {p.required ? ', required' : ''}) <code className="text-xs text-muted-foreground">{JSON.stringify(p.schema)}</code>
+                  {p.required ? ', required' : ''}) <code className="text-xs break-all text-muted-foreground">{JSON.stringify(p.schema)}</code>
                 </li>
               ))}
             </ul>
@@ -77,8 +80,13 @@ export default function ApiReferencePage() {
   const tags = (doc.tags as { name: string }[]).map(t => t.name)
   const operations = Object.entries(doc.paths as Json).flatMap(([path, item]) => Object.entries(item as Json).map(([method, op]) => ({ path, method, op: op as Json })))
   return (
-    <main className="mx-auto max-w-5xl space-y-8 p-6">
+    <main className="mx-auto max-w-5xl min-w-0 space-y-8 p-4 [overflow-wrap:anywhere] sm:p-6">
       <header className="space-y-2">
+        <p className="text-sm">
+          <a className="underline" href="/agents">
+            ← Dashboard
+          </a>
+        </p>
         <h1 className="text-2xl font-semibold">{doc.info.title}</h1>
         <p className="text-sm text-muted-foreground">{doc.info.description}</p>
         <p className="text-sm">

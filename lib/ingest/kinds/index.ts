@@ -3,11 +3,12 @@ import { HAS_CHILDREN, type DatasourceType } from '@/lib/domain/datasources'
 import { REFRESHABLE } from '@/lib/domain/refresh'
 import type { $Enums } from '@/lib/generated/prisma/client'
 import { fileKind } from './file'
-import type { DatasourceKind, DatasourceView, DocumentKind, JsonCreation } from './kind'
+import { asObject, type DatasourceKind, type DatasourceView, type DocumentKind, type JsonCreation } from './kind'
 import { textKind } from './text'
 import { webPageKind } from './web-page'
 import { webSiteKind } from './web-site'
 
+export { asObject } from './kind'
 export type { DatasourceKind, DatasourceView, DocumentKind, Extracted, GroupKind, JobContext } from './kind'
 
 // The vocabulary (lib/domain) and the database enum (prisma/schema.prisma) name the same kinds: a kind added to one
@@ -52,14 +53,11 @@ export function viewOf(ds: { name: string; config: unknown; metadata: unknown })
   return { name: ds.name, config: asObject(ds.config), metadata: asObject(ds.metadata) }
 }
 
-/** A JSON column's value as an object: {} for anything else (null, an array, a scalar). */
-export function asObject(value: unknown): Record<string, unknown> {
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {}
-}
 
 /** The public config of a datasource of `type`: what its kind lets the API return. */
 export function publicConfigOf(type: DatasourceType, config: unknown): Record<string, unknown> {
-  return kindOf(type).publicConfig(asObject(config))
+  const stored = asObject(config)
+  return Object.fromEntries(kindOf(type).publicFields.filter(field => field in stored).map(field => [field, stored[field]]))
 }
 
 /** The kinds created with a JSON body, with the schema of their `config`. */

@@ -2,6 +2,7 @@ import type { z } from 'zod'
 import type { DatasourceStatus, DatasourceType } from '@/lib/domain/datasources'
 import type { Datasource } from '@/lib/generated/prisma/client'
 import type { Section } from '../sections'
+import type { HttpValidators } from '../web/fetcher'
 
 /** What a claimed job runs under. */
 export interface JobContext {
@@ -37,8 +38,11 @@ interface KindBase<T extends DatasourceType> {
   editableConfig?: { schema: z.ZodType; apply(config: StoredConfig, patch: any): StoredConfig }
   /** How clients create it: a JSON body (`json`), a multipart file upload, or documents upserted as text. */
   creation: { via: 'json'; json: JsonCreation<any> } | { via: 'multipart' } | { via: 'upsert' }
-  /** The part of the stored config the API returns: a secret a kind stores never leaves through here. */
-  publicConfig(config: StoredConfig): StoredConfig
+  /**
+   * The fields of the stored config the API returns, named one by one: a field a kind stores later (a hash, a token,
+   * a connection's secret) stays inside until it is listed here.
+   */
+  publicFields: readonly string[]
   /** A fragment's `source`: where its text can be found (README "Scores and sources"). */
   sourceOf(ds: DatasourceView): string
 }
@@ -67,12 +71,8 @@ export interface GroupKind<T extends DatasourceType = DatasourceType> extends Ki
   syncGroup(job: Datasource, ctx: JobContext): Promise<DatasourceStatus | null>
 }
 
-export interface Validators {
-  etag: string | null
-  lastModified: string | null
-}
 
-export type Extracted = { sections: Section[]; title?: string; validators?: Validators } | { notModified: true; validators: Validators }
+export type Extracted = { sections: Section[]; title?: string; validators?: HttpValidators } | { notModified: true; validators: HttpValidators }
 
 export type DatasourceKind<T extends DatasourceType = DatasourceType> = DocumentKind<T> | GroupKind<T>
 
@@ -88,7 +88,7 @@ export function configText(config: StoredConfig, key: string): string | undefine
   return typeof value === 'string' && value ? value : undefined
 }
 
-/** A stored config (a JSON column) as an object: {} for anything else. */
-export function asObjectConfig(value: unknown): StoredConfig {
+/** A JSON column's value (a stored config, metadata) as an object: {} for anything else (null, an array, a scalar). */
+export function asObject(value: unknown): StoredConfig {
   return value && typeof value === 'object' && !Array.isArray(value) ? (value as StoredConfig) : {}
 }

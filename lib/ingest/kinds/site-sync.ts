@@ -6,7 +6,7 @@ import { LeaseLost, permanentError } from '../errors'
 import { createQueuedDatasources, enqueueDatasources, refreshGroupStatus, removeDatasources, renewLeases, settle } from '../lifecycle'
 import { discoverPages, type SiteConfig } from '../web/discover'
 import { rulesOf } from '../web/rules'
-import { asObjectConfig, configText, type JobContext } from './kind'
+import { asObject, configText, type JobContext } from './kind'
 import { pageConfig, webPageKind } from './web-page'
 
 type Child = { id: string; config: unknown; lastSynch: Date | null; status: DatasourceStatus }
@@ -20,7 +20,7 @@ type Child = { id: string; config: unknown; lastSynch: Date | null; status: Data
  */
 export async function syncWebSite(site: Datasource, ctx: JobContext): Promise<DatasourceStatus | null> {
   const { prisma } = await getDatabase()
-  const config = asObjectConfig(site.config)
+  const config = asObject(site.config)
   const rules = rulesOf(config)
   const limits = await prisma.usageLimit.findUnique({ where: { organizationId: site.organizationId }, select: { maxWebsitePages: true } })
   const orgLimit = limits?.maxWebsitePages ?? settings().LIMIT_WEBSITE_PAGES
@@ -31,7 +31,7 @@ export async function syncWebSite(site: Datasource, ctx: JobContext): Promise<Da
   if (!(await renewLeases([site.id], ctx.workerId, ctx.leaseMs)).has(site.id)) throw new LeaseLost(site.id)
 
   const children: Child[] = await prisma.datasource.findMany({ where: { groupId: site.id }, select: { id: true, config: true, lastSynch: true, status: true } })
-  const urlOf = (c: Child) => configText(asObjectConfig(c.config), 'source_url') ?? ''
+  const urlOf = (c: Child) => configText(asObject(c.config), 'source_url') ?? ''
   const known = new Map(children.map(c => [urlOf(c), c]))
   const wanted = new Set(urls)
   const removed = await removeDatasources(children.filter(c => !wanted.has(urlOf(c))).map(c => c.id))

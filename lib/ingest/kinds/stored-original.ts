@@ -2,12 +2,13 @@ import { getBlobStore, originalKey } from '@/lib/db/blob-store'
 import type { Datasource } from '@/lib/generated/prisma/client'
 import { transientError } from '../errors'
 import { loadOriginal } from '../loaders'
+import { ocrRequestFor } from '../pipeline/ocr-progress'
 import type { Section } from '../sections'
 
-/** The sections of a datasource's stored original (an uploaded file, an upserted text). */
-export async function loadStoredOriginal(job: Datasource): Promise<{ sections: Section[] }> {
+/** The sections of a datasource's stored original (an uploaded file, an upserted text); images and scans recognised. */
+export async function loadStoredOriginal(job: Datasource, signal?: AbortSignal): Promise<{ sections: Section[] }> {
   const original = await (await getBlobStore()).get(originalKey(job.id))
   // transient: an upload stores its original before queueing, but a blob store on another machine may lag
   if (!original) throw transientError('The original content of this datasource was not found in the blob store')
-  return { sections: await loadOriginal(original.data, original.contentType) }
+  return { sections: await loadOriginal(original.data, original.contentType, { ocr: ocrRequestFor(job, signal) }) }
 }

@@ -7,7 +7,7 @@ export const textKind: DocumentKind<'text'> = {
   sync: 'document',
   creation: { via: 'upsert' },
   batched: true,
-  publicConfig: () => ({}),
+  publicFields: [],
   sourceOf: documentSource,
   extract: job => loadStoredOriginal(job),
   noTextMessage: 'The file has no text',

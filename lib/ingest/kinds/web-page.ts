@@ -31,7 +31,7 @@ export const webPageKind: DocumentKind<'web_page'> = {
   },
   // each job waits on the network: run alone, with other lanes busy meanwhile
   batched: false,
-  publicConfig: config => ({ ...config }),
+  publicFields: ['source_url'],
   sourceOf: ds => configText(ds.config, 'source_url') ?? documentSource(ds),
   refreshable: true,
   async extract(job, signal) {

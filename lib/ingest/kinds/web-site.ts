@@ -46,7 +46,7 @@ export const webSiteKind: GroupKind<'web_site'> = {
       defaultName: (config: WebSiteConfig) => nameFromUrl(config.sitemap ?? config.source_url!),
     },
   },
-  publicConfig: config => ({ ...config }),
+  publicFields: ['sitemap', 'source_url', 'include', 'exclude', 'maxPages', 'maxDepth'],
   sourceOf: ds => configText(ds.config, 'source_url') ?? documentSource(ds),
   editableConfig: {
     schema: SiteRulesPatch,

@@ -7,5 +7,5 @@ export { createQueuedDatasource, createQueuedDatasources, enqueueDatasources, ty
 export { refreshGroupStatus } from './group-status'
 export { enqueueDueRefreshes, rescheduleRefreshes, scheduleNextRefresh } from './refresh'
 export { countRemovedPages, removeDatasources } from './remove'
-export { settle, usageLimitMessage, type Validators } from './settle'
+export { settle, usageLimitMessage, type HeldValidators } from './settle'
 export { writeChunks, type ChunkWrite, type SyncedContent, type WriteOutcome } from './write-chunks'

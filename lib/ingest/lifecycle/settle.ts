@@ -1,3 +1,4 @@
+import type { HttpValidators } from '../web/fetcher'
 import { getDatabase } from '@/lib/db/client'
 import type { SqlDriver } from '@/lib/db/sql-driver'
 import { NOW_UTC } from './clock'
@@ -35,10 +36,8 @@ async function settleHeldRows(ending: Ending, id: string, workerId: string, para
   )
 }
 
-/** HTTP validators of the content held (If-None-Match / If-Modified-Since next time). */
-export interface Validators {
-  etag: string | null
-  lastModified: string | null
+/** The HTTP validators of the content held, with what else its chunks depend on. */
+export interface HeldValidators extends HttpValidators {
   /** What else the chunks depend on (chunking, embeddings model, custom id): a 304 stands only if it is unchanged. */
   context?: string
 }
@@ -46,7 +45,7 @@ export interface Validators {
 /** The endings of a claimed job other than new chunks (lifecycle/write-chunks.ts); each false when the lease was lost. */
 export const settle = {
   /** Content unchanged since the last synchronisation: its chunks stand. */
-  unchanged: (id: string, workerId: string, validators?: Validators) =>
+  unchanged: (id: string, workerId: string, validators?: HeldValidators) =>
     settleHeld('unchanged', id, workerId, [validators?.etag ?? null, validators?.lastModified ?? null, validators?.context ?? null]),
   error: (id: string, workerId: string, message: string) => settleHeld('error', id, workerId, [message]),
   /** The page answered 404 or 410: an error that keeps its content; answers how many times in a row (0: lease lost). */

@@ -1,3 +1,4 @@
+import { storedTokensByOrganization } from '@/lib/usage/stored-tokens'
 import { randomUUID } from 'node:crypto'
 import { getDatabase } from '@/lib/db/client'
 import type { SqlDriver } from '@/lib/db/sql-driver'
@@ -5,7 +6,7 @@ import { toVectorBinary } from '@/lib/db/vector-binary'
 import type { Datasource } from '@/lib/generated/prisma/client'
 import type { ChunkDraft } from '../sections'
 import { NOW_UTC } from './clock'
-import { settle, usageLimitMessage, type Validators } from './settle'
+import { settle, usageLimitMessage, type HeldValidators } from './settle'
 
 // Rows per INSERT statement at most: 10 parameters each, well under the protocol's 65,535. A group's rows go in as
 // few statements as that allows, of even sizes: each statement updates the BM25 statistics once per distinct lexeme
@@ -28,7 +29,7 @@ export interface ChunkWrite {
   /** The organization's stored-token limit. */
   limit: number
   /** HTTP validators of the content (a web page), kept with it for the next conditional fetch. */
-  validators?: Validators
+  validators?: HeldValidators
 }
 
 export type WriteOutcome = { status: 'synched' } | { status: 'usage_limit_reached'; message: string } | { status: 'lease_lost' }
@@ -90,16 +91,10 @@ async function lockHeldJobs(tx: Tx, workerId: string, ids: string[]): Promise<Ma
 
 /** One writer per organization at a time, so the stored-token check is exact (NO KEY: foreign-key checks pass). */
 async function lockStoredTokens(tx: Tx, organizationIds: string[]): Promise<Map<string, number>> {
-  const stored = new Map<string, number>()
-  if (organizationIds.length === 0) return stored
+  if (organizationIds.length === 0) return new Map()
   const orgs = [...organizationIds].sort()
   await tx.query(`SELECT id FROM "Organization" WHERE id = ANY($1::text[]) ORDER BY id FOR NO KEY UPDATE`, [orgs])
-  const sums = await tx.query<{ organizationId: string; total: string | number }>(
-    `SELECT "organizationId", COALESCE(SUM("nbTokens"), 0) AS total FROM "Datasource" WHERE "organizationId" = ANY($1::text[]) GROUP BY "organizationId"`,
-    [orgs],
-  )
-  for (const s of sums) stored.set(s.organizationId, Number(s.total))
-  return stored
+  return storedTokensByOrganization(tx, orgs)
 }
 
 async function replaceRows(tx: Tx, writes: ChunkWrite[]): Promise<void> {

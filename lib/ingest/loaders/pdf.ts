@@ -2,9 +2,15 @@ import { extractText, getDocumentProxy } from 'unpdf'
 import { messageOf, permanentError } from '../errors'
 import { MAX_PDF_PAGES } from '../limits'
 import type { Section } from '../sections'
+import { joinLines } from './lines'
+import type { OcrRequest } from './ocr'
+import { withScannedPagesRead } from './pdf-scans'
 
-/** PDF (unpdf, PDF.js built for servers): one section per page, with its page number. */
-export async function loadPdf(data: Uint8Array): Promise<Section[]> {
+/**
+ * PDF (unpdf, PDF.js built for servers): one section per page, with its page number; scanned pages (no text layer)
+ * are read by text recognition when `ocr` is given, and say so (`ocr: true`).
+ */
+export async function loadPdf(data: Uint8Array, ocr?: OcrRequest): Promise<Section[]> {
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>
   try {
     // PDF.js may take ownership of the buffer: give it a copy; verbosity 0 keeps its warnings off the logs
@@ -20,19 +26,9 @@ export async function loadPdf(data: Uint8Array): Promise<Section[]> {
     const { text } = await extractText(pdf, { mergePages: false }).catch(error => {
       throw permanentError(`The PDF could not be read: ${messageOf(error)}`, error)
     })
-    return text.map((page, i) => ({ text: joinLines(page), metadata: { page: i + 1 } }))
+    const { texts, recognised } = await withScannedPagesRead(pdf, text, ocr)
+    return texts.map((page, i) => (recognised.has(i + 1) ? { text: page, metadata: { page: i + 1, ocr: true } } : { text: joinLines(page), metadata: { page: i + 1 } }))
   } finally {
     await pdf.destroy().catch(() => {})
   }
-}
-
-/**
- * PDF text comes as visual lines: a sentence broken across lines is joined again (and a word hyphenated at a line
- * end), while a line ending a sentence or followed by an empty line keeps its break.
- */
-function joinLines(page: string): string {
-  return page
-    .replace(/\r\n?/g, '\n')
-    .replace(/(\p{L})-\n(\p{Ll})/gu, '$1$2')
-    .replace(/([^\n.!?:;])\n(?=[^\n])/g, '$1 ')
 }

@@ -12,7 +12,7 @@ import type { RunStatus } from './run-jobs'
  * a permanent failure → error with its reason; a transient one → back to pending after a backoff
  * (WORKER_RETRY_BASE_SECONDS × 2^(attempt−1)) until WORKER_MAX_ATTEMPTS, then error.
  */
-export async function settleFailure(job: Datasource, workerId: string, reason: unknown, error: unknown): Promise<RunStatus> {
+export async function settleFailedJob(job: Datasource, workerId: string, reason: unknown, error: unknown): Promise<RunStatus> {
   const env = config()
   if (reason instanceof LeaseLost || error instanceof LeaseLost) {
     logger.warn('datasource job abandoned: lease lost', { datasourceId: job.id })

@@ -1,13 +1,14 @@
+import { metrics } from '@/lib/metrics/registry'
 import { config } from '@/lib/config'
 import type { DatasourceStatus } from '@/lib/domain/datasources'
 import { embeddingsProvider } from '@/lib/embeddings/provider'
 import type { Datasource } from '@/lib/generated/prisma/client'
-import { logger } from '@/lib/logger'
+import { logger, withLogContext } from '@/lib/logger'
 import { permanentError } from '../errors'
 import { kindOf, REFRESHABLE_TYPES } from '../kinds'
 import { refreshGroupStatus, scheduleNextRefresh, type ChunkWrite } from '../lifecycle'
 import { embedAndWrite, type Outcomes } from './embed-write'
-import { settleFailure } from './failure'
+import { settleFailedJob } from './failure'
 import { startHeartbeat } from './heartbeat'
 import { PrepareContext, prepareDocument } from './prepare'
 import { afterJobs } from './settled'
@@ -36,7 +37,7 @@ export async function runJobs(claimed: Datasource[], workerId: string, options: 
       statuses.set(job.id, status)
       if (status === 'synched' && chunks !== undefined) written.set(job.id, chunks)
     },
-    fail: async (job, error) => void statuses.set(job.id, await settleFailure(job, workerId, beat.reasonFor(job.id, error), error)),
+    fail: async (job, error) => void statuses.set(job.id, await settleFailedJob(job, workerId, beat.reasonFor(job.id, error), error)),
   }
   try {
     const provider = embeddingsProvider()
@@ -51,7 +52,10 @@ export async function runJobs(claimed: Datasource[], workerId: string, options: 
     for (const job of jobs) {
       try {
         beat.signal.throwIfAborted()
-        const prepared = await runUntilWrite(job, workerId, { leaseMs: options.leaseMs, signal: beat.signal }, context)
+        // every log line of the job's run names the datasource and the attempt
+        const prepared = await withLogContext({ datasourceId: job.id, attempt: job.attempts }, () =>
+          runUntilWrite(job, workerId, { leaseMs: options.leaseMs, signal: beat.signal }, context),
+        )
         if ('done' in prepared) outcomes.record(job, prepared.done)
         else group.push(prepared.write)
       } catch (error) {
@@ -92,6 +96,7 @@ async function finish(jobs: Datasource[], statuses: Map<string, RunStatus>, writ
     if (status && status !== 'running') await scheduleNextRefresh([groupId], REFRESHABLE_TYPES).catch(error => logger.error('refresh not scheduled', { groupId, error }))
   }
   for (const job of jobs) {
+    metrics().syncDuration.observe({ kind: job.type, outcome: statuses.get(job.id) ?? 'lease_lost' }, ms / 1000)
     logger.info('datasource job finished', { datasourceId: job.id, type: job.type, status: statuses.get(job.id), chunks: written.get(job.id) ?? job.nbChunks, attempt: job.attempts, batch: jobs.length, ms })
   }
 }

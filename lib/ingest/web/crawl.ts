@@ -1,6 +1,7 @@
 import { IngestError } from '../errors'
 import { HTML_TYPES, safeFetch } from './fetcher'
 import { readHtml } from './html'
+import { readPage } from './render'
 
 // Links to files that are not pages, not worth a request
 const NOT_PAGES = /\.(?:pdf|zip|gz|tgz|rar|7z|png|jpe?g|gif|webp|svg|ico|bmp|tiff?|mp[34]|m4a|wav|ogg|webm|avi|mov|woff2?|ttf|eot|css|js|json|xml|rss|atom|exe|dmg|msi|apk|docx?|xlsx?|pptx?|csv)$/i
@@ -42,7 +43,7 @@ export async function crawlSite(root: string, options: CrawlOptions): Promise<st
         try {
           const res = await safeFetch(url, { accept: HTML_TYPES, signal: options.signal })
           if (url === root) origin = new URL(res.url).origin
-          return { url: res.url, depth: depth.get(url) ?? 0, links: readHtml(res.body, res.url, res.charset).links }
+          return { url: res.url, depth: depth.get(url) ?? 0, links: await linksOf(res, options.signal) }
         } catch (error) {
           // a broken or refused link is skipped; the root failing fails the site
           if (url === root || options.signal?.aborted || !(error instanceof IngestError)) throw error
@@ -65,4 +66,14 @@ export async function crawlSite(root: string, options: CrawlOptions): Promise<st
     }
   }
   return pages
+}
+
+/** A page's links, as rendered when its scripts write them (an app's navigation); as served if rendering fails. */
+async function linksOf(page: Awaited<ReturnType<typeof safeFetch>>, signal?: AbortSignal): Promise<string[]> {
+  try {
+    return (await readPage(page, signal)).links
+  } catch (error) {
+    if (signal?.aborted) throw error
+    return readHtml(page.body, page.url, page.charset).links
+  }
 }

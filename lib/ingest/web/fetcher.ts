@@ -32,15 +32,16 @@ export interface FetchOptions {
   /** For each request (connection and whole response), default CRAWLER_TIMEOUT_SECONDS. */
   timeoutMs?: number
   /** The validators of the copy we hold: sent as If-None-Match / If-Modified-Since; a 304 answers `notModified`. */
-  validators?: Validators
+  validators?: HttpValidators
 }
 
-export interface Validators {
+/** HTTP validators of a fetched copy (ETag, Last-Modified): sent back as If-None-Match / If-Modified-Since. */
+export interface HttpValidators {
   etag: string | null
   lastModified: string | null
 }
 
-export interface FetchedResource extends Validators {
+export interface FetchedResource extends HttpValidators {
   /** The URL finally answered, after redirects. */
   url: string
   contentType: string
@@ -92,7 +93,7 @@ export async function safeFetch(rawUrl: string, options: FetchOptions): Promise<
   }
 }
 
-function conditionalHeaders(validators: Validators | undefined): Record<string, string> | undefined {
+function conditionalHeaders(validators: HttpValidators | undefined): Record<string, string> | undefined {
   if (!validators?.etag && !validators?.lastModified) return undefined
   return {
     ...(validators.etag ? { 'if-none-match': validators.etag } : {}),

@@ -27,6 +27,8 @@ export interface RawResponse {
   etag: string | null
   lastModified: string | null
   body: Buffer
+  /** Every response header (a rendering browser is answered with them). */
+  headers?: http.IncomingHttpHeaders
 }
 
 export interface RequestOptions {
@@ -62,9 +64,12 @@ async function vettedAddress(hostname: string, allowPrivate = false): Promise<{ 
   if (!allowPrivate && !privateAddressesAllowed(host)) {
     const refused = addresses.find(a => !isPublicAddress(a.address))
     if (refused) {
+      // the address DNS gave is not told (issue 22): an error a datasource or webhook shows would map the internal
+      // network one name at a time; an address the caller wrote itself is only repeated
+      const what = net.isIP(host) ? `${host} is` : `${host} resolves to`
       throw new RefusedUrl(
-        `${host} is at ${refused.address}, a private, loopback or link-local address: refused ` +
-          `(set CRAWLER_ALLOW_PRIVATE_HOSTS=1 to allow fetching from private networks)`,
+        `Not allowed: ${what} a private, loopback or link-local address, refused (set CRAWLER_ALLOW_PRIVATE_HOSTS=1, ` +
+          `or WEBHOOK_ALLOW_PRIVATE_HOSTS=1 for webhooks, to allow private networks)`,
       )
     }
   }
@@ -120,7 +125,7 @@ function readResponse(url: URL, response: http.IncomingMessage, request: http.Cl
   const [type, ...params] = String(response.headers['content-type'] ?? '').split(';')
   const contentType = type.trim().toLowerCase()
   const charset = /charset="?([^";\s]+)/i.exec(params.join(';'))?.[1] ?? null
-  const head = { status, contentType, charset, etag: header(response, 'etag'), lastModified: header(response, 'last-modified'), body: Buffer.alloc(0) }
+  const head = { status, contentType, charset, etag: header(response, 'etag'), lastModified: header(response, 'last-modified'), body: Buffer.alloc(0), headers: response.headers }
   // a redirect's or an error's body is never read: close the connection rather than drain it (a hostile
   // server can send an endless one, which resume() would keep downloading after the job moved on)
   if ([301, 302, 303, 307, 308].includes(status)) {

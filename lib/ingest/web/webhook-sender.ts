@@ -30,7 +30,7 @@ export const sendWebhook: WebhookSender = async (rawUrl, { body, headers, signal
   } catch (error) {
     if (signal?.aborted) throw error
     const permanent = error instanceof IngestError && error.name === 'RefusedUrl'
-    const message = messageOf(error).replace('CRAWLER_ALLOW_PRIVATE_HOSTS=1 to allow fetching from', 'WEBHOOK_ALLOW_PRIVATE_HOSTS=1 to allow webhooks to')
+    const message = messageOf(error)
     return { ok: false, status: null, error: message, permanent }
   }
 }

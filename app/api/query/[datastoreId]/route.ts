@@ -11,6 +11,7 @@ export const { GET, POST, PUT, PATCH, DELETE } = endpoints('/api/query/{datastor
     query: DataberryQueryParams,
     body: DataberryQueryBody,
     response: DataberryResults,
+    audit: false,
     aliases: ['/query/{datastoreId}'],
     handler: ({ req, ctx, params, query, body }) => queryDataberry(ctx, params.datastoreId, body, query, req.signal),
   }),

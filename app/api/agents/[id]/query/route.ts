@@ -16,6 +16,7 @@ export const { GET, POST, PUT, PATCH, DELETE } = endpoints('/api/agents/{id}/que
     body: AgentQueryBody,
     response: AgentAnswer,
     stream: ANSWER_STREAM_DESCRIPTION,
+    audit: false,
     aliases: ['/agents/{id}/query', '/agents/query/{id}', '/api/agents/query/{id}'],
     handler: async ({ req, ctx, params, query, body }) => {
       const access = await resolveAgentAccess(ctx, params.id, requestSite(req))

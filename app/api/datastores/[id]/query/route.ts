@@ -10,6 +10,7 @@ export const { GET, POST, PUT, PATCH, DELETE } = endpoints('/api/datastores/{id}
     access: { scope: 'datastores:read' },
     body: DatastoreQueryBody,
     response: z.array(Fragment),
+    audit: false,
     aliases: ['/datastores/{id}/query', '/datastores/query/{id}', '/api/datastores/query/{id}'],
     handler: ({ req, ctx, params, body }) => queryDatastore(ctx, params.id, body, req.signal),
   }),

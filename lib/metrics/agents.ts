@@ -1,0 +1,19 @@
+import { metrics } from './registry'
+
+// The agent query's measures: each phase's duration from the start of the model run, model calls by outcome and the
+// tokens they used, by model id (never an agent or conversation id).
+
+export type AgentPhase = 'rewrite' | 'retrieval' | 'first_token' | 'answer'
+
+/** Observes phases as seconds since it was made (first_token: the first piece; answer: the whole answer). */
+export function phaseTimer(started = performance.now()) {
+  return { phase: (phase: AgentPhase) => metrics().agentPhase.observe({ phase }, (performance.now() - started) / 1000) }
+}
+
+/** One chat model call and the tokens it used. `outcome`: ok, or the failure's kind (timeout, failed, stopped…). */
+export function recordModelCall(model: string, outcome: string, tokens: { promptTokens: number; completionTokens: number }): void {
+  const m = metrics()
+  m.modelCalls.inc({ model, outcome })
+  if (tokens.promptTokens) m.modelTokens.inc({ model, kind: 'prompt' }, tokens.promptTokens)
+  if (tokens.completionTokens) m.modelTokens.inc({ model, kind: 'completion' }, tokens.completionTokens)
+}

@@ -1,0 +1,55 @@
+// GET /api/metrics (DESIGN.md §13): Prometheus text for whoever holds METRICS_TOKEN, 404 while it is unset; after
+// real traffic it has the request histogram by route template, the model's tokens, datasources by status and the
+// process's memory, and no label anywhere holds a resource id.
+import { afterEach, describe, expect, test } from 'vitest'
+import * as datastoreItem from '@/app/api/datastores/[id]/route'
+import * as metricsRoute from '@/app/api/metrics/route'
+import { createAgentVia, queryAgentVia, seedDatastore, useFakeModel } from '../helpers/agents'
+import { call } from '../helpers/http'
+import { createTenant } from '../helpers/tenants'
+
+const TOKEN = 'metrics-token-for-tests-0123'
+const model = useFakeModel()
+
+afterEach(() => {
+  delete process.env.METRICS_TOKEN
+})
+
+const scrape = (authorization?: string) => call(metricsRoute.GET, '/api/metrics', { headers: authorization ? { authorization } : {} })
+
+describe('GET /api/metrics', () => {
+  test('is a 404 while METRICS_TOKEN is unset, and a 401 without the token', async () => {
+    expect((await scrape(`Bearer ${TOKEN}`)).status).toBe(404)
+    process.env.METRICS_TOKEN = TOKEN
+    expect((await scrape()).status).toBe(401)
+    expect((await scrape('Bearer not-the-token-at-all-00')).status).toBe(401)
+  })
+
+  test('after real traffic: requests by route template, tokens, datasources by status, memory; no id in any label', async () => {
+    process.env.METRICS_TOKEN = TOKEN
+    model.fake.setBehaviour({ reply: 'The kettle warranty is two years.', delayMs: 0 })
+    const tenant = await createTenant()
+    const { datastoreId } = await seedDatastore(tenant, [{ text: 'The kettle warranty is two years.' }])
+    const agent = await createAgentVia(tenant, { datastoreIds: [datastoreId] })
+    const ids = [datastoreId, agent.id, tenant.ctx.organizationId]
+    for (let i = 0; i < 3; i++) expect((await queryAgentVia(agent.id, { query: 'How long is the warranty?' }, tenant.headers)).status).toBe(200)
+    for (let i = 0; i < 5; i++) {
+      const missing = `missing${i}datastore`
+      ids.push(missing)
+      await call(datastoreItem.GET, `/api/datastores/${missing}`, { headers: tenant.headers, params: { id: missing } })
+    }
+
+    const res = await scrape(`Bearer ${TOKEN}`)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toContain('text/plain')
+    const text = res.text
+    expect(text).toMatch(/http_request_duration_seconds_count\{route="\/api\/agents\/\{id\}\/query",method="POST",status="2xx"\} [1-9]/)
+    expect(text).toMatch(/http_request_duration_seconds_count\{route="\/api\/datastores\/\{id\}",method="GET",status="4xx"\} [1-9]/)
+    const tokens = /model_tokens_total\{model="[^"]+",kind="prompt"\} (\d+)/.exec(text)
+    expect(Number(tokens?.[1])).toBeGreaterThan(0)
+    expect(text).toMatch(/agent_query_phase_seconds_count\{phase="answer"\} [1-9]/)
+    expect(text).toMatch(/datasources\{status="synched"\} [1-9]/)
+    expect(text).toMatch(/process_resident_memory_bytes \d+/)
+    for (const id of ids) expect(text, `a label holds ${id}`).not.toContain(id)
+  })
+})
