@@ -55,6 +55,9 @@ export default defineConfig({
         OPENAI_BASE_URL: `http://127.0.0.1:${FAKE_MODEL_PORT}/v1`,
         EMBEDDINGS_DIMENSIONS: '64',
         CRAWLER_ALLOW_PRIVATE_HOSTS: '1',
+        // a spec's fake Notion, behind the fake model server (e2e/support/fake-openai-server.mjs, POST /__notion)
+        NOTION_API_URL: `http://127.0.0.1:${FAKE_MODEL_PORT}/notion`,
+        NOTION_REQUESTS_PER_SECOND: '50',
         NEXT_TELEMETRY_DISABLED: '1',
       },
     },

@@ -72,6 +72,10 @@ const ConfigSchema = z.object({
   // Chaindesk compatibility (lib/http/cors.ts, lib/agents/conversation-views.ts): origins that may call the keyed
   // routes from a browser ("*" for any; the public agent routes answer any origin), and whether a public agent's
   // conversation is readable without a key by whoever holds its (unguessable) id, as Chaindesk's widget needs
+  // Notion (lib/ingest/kinds/notion): where its API answers (a compatible server in tests) and the requests per second
+  // each connection makes (Notion allows an average of 3)
+  NOTION_API_URL: z.string().url().default('https://api.notion.com'),
+  NOTION_REQUESTS_PER_SECOND: z.coerce.number().positive().max(100).default(3),
   CORS_ORIGINS: z.string().default(''),
   PUBLIC_CONVERSATION_READ: flag.default(true),
   // the support workflow (issue 23): e-mail to the team when a visitor asks for a person or a conversation is resolved

@@ -13,6 +13,8 @@ import * as apiKeysId from './api-keys/[id]/route'
 import * as apiKeys from './api-keys/route'
 import * as auditLogExport from './audit-log/export/route'
 import * as auditLog from './audit-log/route'
+import * as connectionsId from './connections/[id]/route'
+import * as connections from './connections/route'
 import * as conversationsIdMessagesMessageIdFeedback from './conversations/[id]/messages/[messageId]/feedback/route'
 import * as conversationsIdMessage from './conversations/[id]/message/route'
 import * as conversationsIdMessages from './conversations/[id]/messages/route'
@@ -61,6 +63,8 @@ export const ROUTE_MODULES = [
   apiKeys,
   auditLogExport,
   auditLog,
+  connectionsId,
+  connections,
   conversationsIdMessagesMessageIdFeedback,
   conversationsIdMessage,
   conversationsIdMessages,

@@ -1,13 +1,14 @@
 'use client'
 
-import { FileUp, Globe, Link2, Type } from 'lucide-react'
+import { BookOpen, FileUp, Globe, Link2, Type } from 'lucide-react'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
+import { NotionForm } from './add-notion-form'
 import { WebPageForm, WebSiteForm } from './add-web-forms'
 import { FileDropzone } from './file-dropzone'
 import { TextForm } from './text-form'
 
-/** The four ways content enters a datastore: files, a web page, a web site, pasted text. */
+/** The ways content enters a datastore: files, a web page, a web site, pasted text, Notion. */
 export function AddContent({ datastoreId }: { datastoreId: string }) {
   return (
     <Card className="min-w-0 gap-4">
@@ -36,6 +37,10 @@ export function AddContent({ datastoreId }: { datastoreId: string }) {
               <Type aria-hidden />
               Text
             </TabsTrigger>
+            <TabsTrigger value="notion">
+              <BookOpen aria-hidden />
+              Notion
+            </TabsTrigger>
           </TabsList>
           {/* forceMount keeps an upload's progress when another tab is opened */}
           <TabsContent value="files" forceMount className="data-[state=inactive]:hidden">
@@ -49,6 +54,9 @@ export function AddContent({ datastoreId }: { datastoreId: string }) {
           </TabsContent>
           <TabsContent value="text">
             <TextForm datastoreId={datastoreId} />
+          </TabsContent>
+          <TabsContent value="notion">
+            <NotionForm datastoreId={datastoreId} />
           </TabsContent>
         </Tabs>
       </CardContent>

@@ -4,7 +4,7 @@
 // the reason of a failure), counts and actions. A web site's row opens to its pages, listed under it.
 import * as React from 'react'
 import Link from 'next/link'
-import { ChevronDown, ChevronRight, FileText, Globe, Link2, Type, type LucideIcon } from 'lucide-react'
+import { BookOpen, ChevronDown, ChevronRight, FileText, Globe, Link2, NotebookText, Type, type LucideIcon } from 'lucide-react'
 import { Timestamp } from '@/components/layout/timestamp'
 import { Button } from '@/components/ui/button'
 import { Checkbox } from '@/components/ui/checkbox'
@@ -19,14 +19,14 @@ import { DatasourceStatusBadge } from './datasource-status-badge'
 import { OcrProgress } from './ocr-progress'
 import { STATUS_LABELS, TYPE_LABELS, type Datasource, type DatasourceType } from './types'
 
-const TYPE_ICONS: Record<DatasourceType, LucideIcon> = { file: FileText, web_page: Link2, web_site: Globe, text: Type }
+const TYPE_ICONS: Record<DatasourceType, LucideIcon> = { file: FileText, web_page: Link2, web_site: Globe, text: Type, notion: BookOpen, notion_page: NotebookText }
 
 /** Columns of the table, also the colSpan of a row spanning them. */
 export const DATASOURCE_COLUMNS = 8
 
 function sourceOf(ds: Datasource): string | null {
   const c = ds.config ?? {}
-  const value = c.source_url ?? c.sitemap ?? (ds.metadata?.source as unknown)
+  const value = c.source_url ?? c.sitemap ?? c.url ?? (ds.metadata?.source as unknown)
   return typeof value === 'string' ? value : null
 }
 

@@ -25,6 +25,8 @@ export const TYPE_LABELS: Record<DatasourceType, string> = {
   web_page: 'Web page',
   web_site: 'Web site',
   text: 'Text',
+  notion: 'Notion',
+  notion_page: 'Notion page',
 }
 
 export const datastoresQueryKey = ['datastores'] as const

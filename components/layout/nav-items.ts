@@ -1,4 +1,4 @@
-import { Bot, ChartColumn, Contact, Database, Inbox, KeyRound, MessagesSquare, ScrollText, SearchX, Webhook, type LucideIcon } from 'lucide-react'
+import { Bot, ChartColumn, Contact, Database, Inbox, KeyRound, MessagesSquare, Plug, ScrollText, SearchX, Webhook, type LucideIcon } from 'lucide-react'
 
 export interface NavItem {
   href: string
@@ -15,6 +15,7 @@ export const NAV_ITEMS: NavItem[] = [
   { href: '/gaps', label: 'Knowledge gaps', icon: SearchX },
   { href: '/api-keys', label: 'API keys', icon: KeyRound },
   { href: '/webhooks', label: 'Webhooks', icon: Webhook },
+  { href: '/connections', label: 'Connections', icon: Plug },
   { href: '/usage', label: 'Usage', icon: ChartColumn },
   { href: '/audit', label: 'Audit log', icon: ScrollText },
 ]

@@ -62,6 +62,7 @@ const sleep = ms => new Promise(r => setTimeout(r, ms))
 export async function startFakeOpenAI({ port = 0, host = '127.0.0.1' } = {}) {
   const requests = []
   let behaviour = {}
+  let notionTarget = null
   const sockets = new Set()
 
   const server = http.createServer(async (req, res) => {
@@ -78,6 +79,20 @@ export async function startFakeOpenAI({ port = 0, host = '127.0.0.1' } = {}) {
     if (url.pathname === '/__control') { behaviour = req.method === 'POST' ? body : {}; return json(200, behaviour) }
     if (url.pathname === '/__reset') { behaviour = {}; requests.length = 0; return json(200, {}) }
     if (url.pathname === '/__requests') return json(200, requests)
+    // NOTION_API_URL of the e2e server points here: a spec's fake Notion (started in the spec) answers behind it
+    if (url.pathname === '/__notion') { notionTarget = body.url ?? null; return json(200, { url: notionTarget }) }
+    if (url.pathname.startsWith('/notion/')) {
+      if (!notionTarget) return json(503, { object: 'error', status: 503, code: 'service_unavailable', message: 'no fake Notion set (POST /__notion)' })
+      const forwarded = await fetch(notionTarget + url.pathname.slice('/notion'.length) + url.search, {
+        method: req.method,
+        headers: { authorization: req.headers.authorization ?? '', 'notion-version': req.headers['notion-version'] ?? '', 'content-type': 'application/json' },
+        body: req.method === 'GET' ? undefined : raw,
+      })
+      const headers = { 'content-type': 'application/json' }
+      if (forwarded.headers.get('retry-after')) headers['retry-after'] = forwarded.headers.get('retry-after')
+      res.writeHead(forwarded.status, headers)
+      return res.end(await forwarded.text())
+    }
 
     if (url.pathname === '/v1/embeddings') {
       const inputs = Array.isArray(body.input) ? body.input : [body.input]

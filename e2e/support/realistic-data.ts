@@ -108,6 +108,7 @@ export function mainPages(d: SupportData): [string, string][] {
     ['playground', `/playground?agent=${d.agentId}`],
     ['api-keys', '/api-keys'],
     ['webhooks', '/webhooks'],
+    ['connections', '/connections'],
     ['usage', '/usage'],
     ['inbox', '/conversations'],
     ['gaps', '/gaps'],

@@ -5,6 +5,7 @@
 const RESOURCES: Record<string, string> = {
   agents: 'agent',
   'api-keys': 'api_key',
+  connections: 'connection',
   conversations: 'conversation',
   datasources: 'datasource',
   datastores: 'datastore',

@@ -1,7 +1,7 @@
 import type { TenantContext } from '@/lib/domain/tenant'
 import type { DatasourceResource } from '@/lib/domain/datastores'
 import { refreshHours } from '@/lib/domain/refresh'
-import { InvalidRequest } from '@/lib/http/errors'
+import { InvalidRequest, NotFound } from '@/lib/http/errors'
 import { kindOf } from '@/lib/ingest/kinds'
 import { createQueuedDatasource } from '@/lib/ingest/lifecycle'
 import { toDatasourceResource } from './datasource-resource'
@@ -15,6 +15,8 @@ export async function createJsonDatasource(ctx: TenantContext, body: JsonDatasou
   // the body schema has only JSON-created kinds: another one here is a bug in the caller
   if (kind.creation.via !== 'json') throw new InvalidRequest(`Datasources of type ${body.type} are not created with a JSON body`)
   const { json } = kind.creation
+  const missing = await json.missing?.(ctx.organizationId, body.config)
+  if (missing) throw new NotFound(missing)
   const ds = await createQueuedDatasource({
     organizationId: ctx.organizationId,
     datastoreId: store.id,

@@ -1,6 +1,6 @@
 // The datasource vocabulary of spec §2, as the database enums spell it (prisma/schema.prisma).
 
-export const DATASOURCE_TYPES = ['file', 'web_page', 'web_site', 'text'] as const
+export const DATASOURCE_TYPES = ['file', 'web_page', 'web_site', 'text', 'notion', 'notion_page'] as const
 export type DatasourceType = (typeof DATASOURCE_TYPES)[number]
 
 export const DATASOURCE_STATUSES = ['unsynched', 'pending', 'running', 'synched', 'error', 'usage_limit_reached'] as const
@@ -16,7 +16,7 @@ export const FAILED_STATUSES: readonly DatasourceStatus[] = ['error', 'usage_lim
  * Whether a datasource of each type is a group whose children (a web site's pages) hold the content. The dashboard
  * reads this instead of testing types; the kinds registry (lib/ingest/kinds) checks it against each kind's `sync`.
  */
-export const HAS_CHILDREN: Record<DatasourceType, boolean> = { file: false, text: false, web_page: false, web_site: true }
+export const HAS_CHILDREN: Record<DatasourceType, boolean> = { file: false, text: false, web_page: false, web_site: true, notion: true, notion_page: false }
 
 /** Whether a datasource of each type keeps the original it was made from (an uploaded file, an upserted text), to download. */
-export const HAS_ORIGINAL: Record<DatasourceType, boolean> = { file: true, text: true, web_page: false, web_site: false }
+export const HAS_ORIGINAL: Record<DatasourceType, boolean> = { file: true, text: true, web_page: false, web_site: false, notion: false, notion_page: false }

@@ -24,4 +24,4 @@ export function refreshInterval(hours: number | null): RefreshInterval | null {
 }
 
 /** Which kinds are fetched from elsewhere and so can be refreshed on a schedule (lib/ingest/kinds checks it agrees). */
-export const REFRESHABLE: Record<DatasourceType, boolean> = { file: false, text: false, web_page: true, web_site: true }
+export const REFRESHABLE: Record<DatasourceType, boolean> = { file: false, text: false, web_page: true, web_site: true, notion: true, notion_page: false }

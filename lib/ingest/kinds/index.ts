@@ -4,6 +4,7 @@ import { REFRESHABLE } from '@/lib/domain/refresh'
 import type { $Enums } from '@/lib/generated/prisma/client'
 import { fileKind } from './file'
 import { asObject, type DatasourceKind, type DatasourceView, type DocumentKind, type JsonCreation } from './kind'
+import { notionKind, notionPageKind } from './notion'
 import { textKind } from './text'
 import { webPageKind } from './web-page'
 import { webSiteKind } from './web-site'
@@ -26,6 +27,8 @@ export const DATASOURCE_KINDS: { [T in DatasourceType]: DatasourceKind<T> } = {
   text: textKind,
   web_page: webPageKind,
   web_site: webSiteKind,
+  notion: notionKind,
+  notion_page: notionPageKind,
 }
 
 // the dashboard's view of which kinds are groups (lib/domain) must be what the kinds do

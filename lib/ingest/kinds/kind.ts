@@ -28,6 +28,8 @@ export interface JsonCreation<Config> {
   storedConfig(config: Config): StoredConfig
   /** A name when the body gives none. */
   defaultName(config: Config): string
+  /** What the config names that the organization lacks (a connection of another organization: a 404), else null. */
+  missing?(organizationId: string, config: Config): Promise<string | null>
 }
 
 interface KindBase<T extends DatasourceType> {
@@ -36,8 +38,8 @@ interface KindBase<T extends DatasourceType> {
   refreshable?: boolean
   /** The part of its config a user may change after creation (a site's crawl rules), applied to the next synchronisation. */
   editableConfig?: { schema: z.ZodType; apply(config: StoredConfig, patch: any): StoredConfig }
-  /** How clients create it: a JSON body (`json`), a multipart file upload, or documents upserted as text. */
-  creation: { via: 'json'; json: JsonCreation<any> } | { via: 'multipart' } | { via: 'upsert' }
+  /** How clients create it: a JSON body (`json`), a multipart file upload, documents upserted as text, or only by its group (`group`: a Notion page). */
+  creation: { via: 'json'; json: JsonCreation<any> } | { via: 'multipart' } | { via: 'upsert' } | { via: 'group' }
   /**
    * The fields of the stored config the API returns, named one by one: a field a kind stores later (a hash, a token,
    * a connection's secret) stays inside until it is listed here.

@@ -11,7 +11,7 @@ import type { TenantWorld } from './world'
 export { METHODS, type Method }
 
 /** What a path parameter names: a resource of a tenant, or the catch-all's segments. */
-export type IdKind = 'datastore' | 'datasource' | 'agent' | 'publicAgent' | 'conversation' | 'message' | 'apiKey' | 'webhook' | 'webhookDelivery' | 'segments'
+export type IdKind = 'datastore' | 'datasource' | 'agent' | 'publicAgent' | 'conversation' | 'message' | 'apiKey' | 'webhook' | 'webhookDelivery' | 'connection' | 'segments'
 
 export interface EndpointSpec {
   file: string
@@ -101,6 +101,9 @@ export const EXAMPLES: Record<string, Example> = {
   'POST /api/webhooks': { valid: () => ({ url: 'https://hooks.example.com/in', events: ['datasource.synched', 'site.refreshed'], description: 'CI', enabled: true }) },
   'PATCH /api/webhooks/{id}': { valid: () => ({ url: 'https://hooks.example.com/in', events: ['message.created'], description: null, enabled: false }) },
   'GET /api/webhooks/{id}/deliveries': { query: { limit: '10' } },
+  // the token is checked with the world's fake Notion (world.ts)
+  'POST /api/connections': { valid: w => ({ provider: 'notion', name: 'Support docs', token: w.notionToken }) },
+  'PATCH /api/connections/{id}': { valid: w => ({ name: 'Help center', token: w.notionToken }) },
   // votes, the inbox, the gap queue, usage per day; the world's agent is private
   'POST /api/conversations/{id}/messages/{messageId}/feedback': { valid: w => ({ vote: 'bad', comment: 'Not what I asked', visitorId: w.visitorId }) },
   'POST /api/conversations/eval-answer': { valid: w => ({ messageId: w.answerId, eval: 'good' }) },
@@ -128,6 +131,7 @@ const ID_KINDS: Record<string, IdKind> = {
   'api-keys': 'apiKey',
   webhooks: 'webhook',
   deliveries: 'webhookDelivery',
+  connections: 'connection',
   upsert: 'datastore',
   'file-upload': 'datastore',
   query: 'datastore',

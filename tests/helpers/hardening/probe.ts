@@ -38,6 +38,7 @@ const FIELD: Record<Exclude<IdKind, 'segments'>, keyof TenantWorld> = {
   apiKey: 'spareKeyId',
   webhook: 'webhookId',
   webhookDelivery: 'webhookDeliveryId',
+  connection: 'connectionId',
 }
 
 async function resolveId(kind: IdKind, choice: IdChoice, spec: EndpointSpec, own: TenantWorld, other: TenantWorld): Promise<string | string[]> {

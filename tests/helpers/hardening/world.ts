@@ -1,6 +1,9 @@
 import { createApiKey, revokeApiKey } from '@/lib/auth/api-keys'
 import { getBlobStore, originalKey } from '@/lib/db/blob-store'
+import { encryptSecret } from '@/lib/crypto/secrets'
 import { getPrisma } from '@/lib/db/client'
+import { trustHostsForTests } from '@/lib/ingest/web/address-policy'
+import { startFakeNotion, type FakeNotion } from '../fake-notion'
 import { createTenant, type TestTenant } from '../tenants'
 
 // Two organizations with one of everything, built straight in the database: the targets of the bad-input and
@@ -26,6 +29,25 @@ export interface TenantWorld extends TestTenant {
   /** A webhook endpoint of the organization, with one delivery. */
   webhookId: string
   webhookDeliveryId: string
+  /** A Notion connection of the organization, and a token the world's fake Notion accepts. */
+  connectionId: string
+  notionToken: string
+}
+
+// One fake Notion per test file, at "localhost" (trusted as a private host for it only): connections are checked
+// with it when saved
+let notion: Promise<FakeNotion> | undefined
+async function worldNotion(): Promise<FakeNotion> {
+  notion ??= startFakeNotion().then(fake => {
+    fake.unref()
+    return fake
+  })
+  const fake = await notion
+  process.env.NOTION_API_URL = fake.url.replace('127.0.0.1', 'localhost')
+  // the suites send many valid connections: not spaced as Notion's rate asks
+  process.env.NOTION_REQUESTS_PER_SECOND = '100'
+  trustHostsForTests(['localhost'])
+  return fake
 }
 
 let n = 0
@@ -55,8 +77,12 @@ export async function createTenantWorld(label: string, marker = `${label}-${++n}
   const user = await prisma.user.create({ data: { email: `${marker.toLowerCase()}-${Date.now()}@example.com`, passwordHash: 'x' } })
   await prisma.membership.create({ data: { organizationId, userId: user.id, role: 'owner' } })
   const webhook = await createWebhookRow(organizationId)
+  const fake = await worldNotion()
+  const connectionId = await createConnectionRow(organizationId, fake.token, `${marker} connection`)
   const delivery = await prisma.webhookDelivery.create({ data: { organizationId, endpointId: webhook, event: 'datasource.synched', body: '{}', status: 'failed' } })
   return {
+    connectionId,
+    notionToken: fake.token,
     webhookId: webhook,
     webhookDeliveryId: delivery.id,
     ...tenant,
@@ -81,8 +107,14 @@ async function createWebhookRow(organizationId: string): Promise<string> {
   return row.id
 }
 
+async function createConnectionRow(organizationId: string, token: string, name = 'throwaway'): Promise<string> {
+  const prisma = await getPrisma()
+  const row = await prisma.connection.create({ data: { organizationId, provider: 'notion', name, secretCiphertext: encryptSecret(token), secretPrefix: 'ntn_' } })
+  return row.id
+}
+
 /** Fresh resources of a tenant, for requests that destroy what they name. */
-export async function freshResource(w: TenantWorld, kind: 'datastore' | 'datasource' | 'agent' | 'apiKey' | 'webhook'): Promise<string> {
+export async function freshResource(w: TenantWorld, kind: 'datastore' | 'datasource' | 'agent' | 'apiKey' | 'webhook' | 'connection'): Promise<string> {
   const prisma = await getPrisma()
   const organizationId = w.ctx.organizationId
   switch (kind) {
@@ -96,5 +128,7 @@ export async function freshResource(w: TenantWorld, kind: 'datastore' | 'datasou
       return (await createApiKey(w.ctx, 'throwaway')).apiKey.id
     case 'webhook':
       return createWebhookRow(organizationId)
+    case 'connection':
+      return createConnectionRow(organizationId, w.notionToken)
   }
 }
