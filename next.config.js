@@ -29,7 +29,7 @@ const nextConfig = {
   // tesseract.js (its worker-thread script and WebAssembly core), @napi-rs/canvas (a native binary) and playwright-core
   serverExternalPackages: [
     '@electric-sql/pglite', '@electric-sql/pglite-pgvector', '@node-rs/argon2', 'pg', 'unpdf', 'exceljs', 'mammoth',
-    'tesseract.js', '@napi-rs/canvas', 'playwright-core',
+    'tesseract.js', '@napi-rs/canvas', 'playwright-core', 'nodemailer',
   ],
   poweredByHeader: false,
   typedRoutes: false,

@@ -17,14 +17,20 @@ test.afterEach(async ({ request }) => {
 /** The page of the site with the bubble, its queries to the app counted, nothing leaving the machine. */
 async function openSite(page: Page, url: string, agentId: string) {
   const queries: Request[] = []
+  // the widget's reads of its conversation, started and answered
+  const reads = { started: 0, finished: 0 }
+  const isRead = (r: Request) => r.method() === 'GET' && r.url().includes('/api/conversations/')
   page.on('request', r => {
     if (r.method() === 'POST' && r.url().includes(`/agents/${agentId}/query`)) queries.push(r)
+    if (isRead(r)) reads.started++
   })
+  page.on('requestfinished', r => void (isRead(r) && reads.finished++))
+  page.on('requestfailed', r => void (isRead(r) && reads.finished++))
   // the widget asks Google Fonts and jsDelivr for a stylesheet: tests stay on the loopback
   await page.route(u => !['127.0.0.1', 'localhost'].includes(u.hostname), route => route.abort())
   await page.goto(url)
   const bubble = page.locator('chaindesk-chatbox-bubble')
-  return { queries, bubble }
+  return { queries, bubble, reads }
 }
 
 async function ask(page: Page, bubble: ReturnType<Page['locator']>, question: string) {
@@ -46,7 +52,7 @@ test("Chaindesk's widget on another site: a public agent answers, the conversati
   const context = await browser.newContext()
   const page = await context.newPage()
   try {
-    const { queries, bubble } = await openSite(page, site.pageFor(agent.id), agent.id)
+    const { queries, bubble, reads } = await openSite(page, site.pageFor(agent.id), agent.id)
     await openBubble(bubble)
 
     await ask(page, bubble, 'Are you sure?')
@@ -61,6 +67,10 @@ test("Chaindesk's widget on another site: a public agent answers, the conversati
     expect(first.conversationId).toEqual(expect.any(String)) // minted by the widget: adopted
     expect((await queries[0].response())!.headers()['content-type']).toBe('text/event-stream')
 
+    // the widget reads its conversation back once the first answer names it, and replaces what it shows with what
+    // it read: a read still on its way when the next answer ends would hide that answer (the widget's own race)
+    await expect.poll(() => reads.started).toBeGreaterThan(0)
+    await expect.poll(() => reads.started - reads.finished).toBe(0)
     await fakeModel(request, { reply: 'Still sure.', delayMs: 5 })
     await ask(page, bubble, 'Really?')
     await expect(bubble.locator('.message-agent').filter({ hasText: 'Still sure.' })).toHaveCount(1)

@@ -85,6 +85,9 @@ const ConfigSchema = z.object({
   NOTION_REQUESTS_PER_SECOND: z.coerce.number().positive().max(100).default(3),
   CORS_ORIGINS: z.string().default(''),
   PUBLIC_CONVERSATION_READ: flag.default(true),
+  // the support workflow (issue 23): e-mail to the team when a visitor asks for a person or a conversation is resolved
+  SMTP_URL: z.string().optional(),
+  SMTP_FROM: z.string().default('Agent service <no-reply@localhost>'),
   // issue 22: the furthest a visitor signature's expiry may lie ahead; a signature valid for longer is refused, so a
   // leaked one cannot serve for years
   VISITOR_TOKEN_MAX_DAYS: positiveInt.default(30),

@@ -24,6 +24,9 @@ const THEMED = {
   suggestedQuestions: ['How long is the warranty?', 'Where is the descaler?'],
   sourcesVisibility: 'none',
   pageTitle: 'Kettle support',
+  humanHandoff: false,
+  markResolved: false,
+  handoffMessage: 'Someone from the kettle team will answer here.',
 }
 
 // one valid value and the invalid ones of each field
@@ -37,6 +40,9 @@ const CASES: Record<keyof typeof APPEARANCE_DEFAULTS, { valid: unknown; invalid:
   suggestedQuestions: { valid: ['One?', 'Two?', 'Three?', 'Four?'], invalid: [['1', '2', '3', '4', '5'], [''], ['x'.repeat(201)], 'one'] },
   sourcesVisibility: { valid: 'full', invalid: ['some', null] },
   pageTitle: { valid: 'Help', invalid: ['x'.repeat(121), 7] },
+  humanHandoff: { valid: false, invalid: ['yes', null] },
+  markResolved: { valid: false, invalid: [1, null] },
+  handoffMessage: { valid: 'Someone will answer soon.', invalid: ['', 'x'.repeat(501), null] },
 }
 
 describe('an agent’s theme', () => {
@@ -53,6 +59,9 @@ describe('an agent’s theme', () => {
       suggestedQuestions: [],
       sourcesVisibility: 'titles',
       pageTitle: null,
+      humanHandoff: true,
+      markResolved: true,
+      handoffMessage: 'A person from the team has this conversation and will reply here shortly.',
     })
     expect(agent.allowedDomains).toEqual([])
     expect(agent.requireSignedVisitors).toBe(false)

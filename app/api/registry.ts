@@ -3,6 +3,7 @@
 // file is missing here. The OpenAPI document, the typed client of the dashboard and the hardening matrix read it.
 import type { Contract, EndpointHandler, Method } from '@/lib/api/endpoint'
 import { METHODS } from '@/lib/api/endpoint'
+import * as agentsIdCapture from './agents/[id]/capture/route'
 import * as agentsIdConversations from './agents/[id]/conversations/route'
 import * as agentsIdQuery from './agents/[id]/query/route'
 import * as agentsId from './agents/[id]/route'
@@ -15,6 +16,7 @@ import * as auditLog from './audit-log/route'
 import * as connectionsId from './connections/[id]/route'
 import * as connections from './connections/route'
 import * as conversationsIdMessagesMessageIdFeedback from './conversations/[id]/messages/[messageId]/feedback/route'
+import * as conversationsIdMessage from './conversations/[id]/message/route'
 import * as conversationsIdMessages from './conversations/[id]/messages/route'
 import * as conversationsId from './conversations/[id]/route'
 import * as conversationsEvalAnswer from './conversations/eval-answer/route'
@@ -37,6 +39,9 @@ import * as gapsAnswer from './gaps/answer/route'
 import * as gapsDismiss from './gaps/dismiss/route'
 import * as gaps from './gaps/route'
 import * as health from './health/route'
+import * as leadsExport from './leads/export/route'
+import * as leads from './leads/route'
+import * as members from './members/route'
 import * as metrics from './metrics/route'
 import * as queryDatastoreId from './query/[datastoreId]/route'
 import * as usageDaily from './usage/daily/route'
@@ -49,6 +54,7 @@ import * as mcp from './mcp/route'
 import * as openapi from './openapi.json/route'
 
 export const ROUTE_MODULES = [
+  agentsIdCapture,
   agentsIdConversations,
   agentsIdQuery,
   agentsId,
@@ -61,6 +67,7 @@ export const ROUTE_MODULES = [
   connectionsId,
   connections,
   conversationsIdMessagesMessageIdFeedback,
+  conversationsIdMessage,
   conversationsIdMessages,
   conversationsId,
   conversationsEvalAnswer,
@@ -83,6 +90,9 @@ export const ROUTE_MODULES = [
   gapsDismiss,
   gaps,
   health,
+  leadsExport,
+  leads,
+  members,
   metrics,
   queryDatastoreId,
   usageDaily,

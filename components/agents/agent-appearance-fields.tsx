@@ -10,6 +10,7 @@ import { SUGGESTED_QUESTIONS_MAX } from '@/lib/agents/appearance'
 import type { AgentAppearance } from '@/lib/domain/agents'
 import { FieldError, Hint } from './agent-form-fields'
 import type { AgentFormErrors } from './agent-form-schema'
+import { SupportFields } from './agent-support-fields'
 
 // The agent form's "Public face" card (issue 14): how the chat page, the iframe and the bubble look and greet, and
 // how much of an answer's sources a visitor sees.
@@ -130,6 +131,7 @@ export function AppearanceFields({ value, onChange, errors }: { value: AgentAppe
         <div className="sm:col-span-2">
           <SuggestedQuestions value={value.suggestedQuestions} set={set} errors={errors} />
         </div>
+        <SupportFields value={value} set={set} errors={errors} />
         <p className="text-xs text-muted-foreground sm:col-span-2">
           Sources: the dashboard and API keys always see everything; visitors see what you choose here. With “Titles only”
           they see which documents an answer used, never the documents’ text.

@@ -44,3 +44,13 @@ export function postFeedback(
 ) {
   return api('POST /api/conversations/{id}/messages/{messageId}/feedback', { params: { id: target.conversationId, messageId: target.messageId }, body, credentials })
 }
+
+/** The support workflow (issue 23), as the visitor calls it (no cookies): ask for a person, or say it is resolved. */
+export function patchConversationStatus(conversationId: string, status: 'HUMAN_REQUESTED' | 'RESOLVED') {
+  return api('PATCH /api/conversations/{id}', { params: { id: conversationId }, body: { status }, credentials: 'omit' })
+}
+
+/** The visitor's message to the person who has the conversation (the model is not asked). */
+export function postVisitorMessage(conversationId: string, body: { message: string; visitorId?: string }) {
+  return api('POST /api/conversations/{id}/message', { params: { id: conversationId }, body: { ...body, from: 'human', channel: 'website' }, credentials: 'omit' })
+}

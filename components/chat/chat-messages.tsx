@@ -21,6 +21,8 @@ export interface DisplayMessage {
   messageId?: string
   /** The agent's tool calls for this answer (issue 25), for its organization. */
   toolCalls?: ToolCallRecord[]
+  /** An operator's reply (issue 23): the person who wrote it, shown above the text. */
+  operatorName?: string | null
 }
 
 const isHttp = (s: string) => /^https?:\/\//i.test(s)
@@ -124,6 +126,11 @@ export function MessageBubble({ message, actions }: { message: DisplayMessage; a
     <li className="flex gap-2" data-testid="assistant-message" data-status={message.status ?? 'done'}>
       <Avatar role="assistant" />
       <div className="min-w-0 max-w-[85%] rounded-2xl rounded-bl-sm border bg-card px-3.5 py-2">
+        {message.operatorName && (
+          <p className="mb-0.5 text-xs font-medium text-muted-foreground" data-testid="operator-name">
+            {message.operatorName} · from the team
+          </p>
+        )}
         {message.text ? (
           <div data-testid="answer-text" aria-busy={streaming}>
             <Markdown>{message.text}</Markdown>

@@ -43,6 +43,7 @@ export function toChatMessage(m: ConversationMessage): ChatMessage {
     sources: m.sources,
     status: m.error ? 'error' : 'done',
     ...(m.error ? { error: m.error } : {}),
+    ...(m.operatorName ? { operatorName: m.operatorName } : {}),
   }
 }
 

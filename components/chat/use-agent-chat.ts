@@ -16,6 +16,8 @@ export interface ChatMessage {
   messageId?: string
   /** The agent's tool calls (issue 25), when the caller is its organization. */
   toolCalls?: ToolCallRecord[]
+  /** An operator's reply (issue 23): who wrote it. */
+  operatorName?: string
 }
 
 /** A signed visitor identity (issue 14), passed with every question. */

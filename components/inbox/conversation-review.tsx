@@ -7,8 +7,10 @@ import { formatDateTime } from '@/components/format'
 import { LoadError, loadFailed, useErrorToast } from '@/components/layout/query-states'
 import { Badge } from '@/components/ui/badge'
 import { Skeleton } from '@/components/ui/skeleton'
-import { fetchReview, type ReviewedMessage } from './inbox-api'
+import { fetchReview, INBOX_POLL_MS, type ReviewedConversation, type ReviewedMessage } from './inbox-api'
 import { CHANNEL_LABELS } from './inbox-filters'
+import { OperatorPanel, STATUS_LABELS } from './operator-panel'
+import { ReplyBox } from './reply-box'
 
 /** Under an answer: what retrieval searched for and found, and the votes and comments the answer received. */
 function RetrievalAndVotes({ message, question }: { message: ReviewedMessage; question?: string }) {
@@ -53,7 +55,8 @@ function RetrievalAndVotes({ message, question }: { message: ReviewedMessage; qu
 
 /** A conversation as the inbox opens it: its messages, their sources, what was searched and the votes. */
 export function ConversationReview({ id }: { id: string }) {
-  const query = useQuery({ queryKey: ['inbox', 'conversation', id], queryFn: () => fetchReview(id) })
+  // polled: a visitor's new messages appear without a reload (issue 23)
+  const query = useQuery({ queryKey: ['inbox', 'conversation', id], queryFn: () => fetchReview(id), refetchInterval: INBOX_POLL_MS })
   useErrorToast(query.error, `conversation-error-${id}`, 'the conversation')
   if (loadFailed(query)) return <LoadError query={query} />
   if (!query.data) {
@@ -80,7 +83,13 @@ export function ConversationReview({ id }: { id: string }) {
             · visitor <code className="font-mono">{c.visitorId}</code>
           </span>
         )}
+        {c.leads.map(email => (
+          <span key={email} className="break-all" data-testid="conversation-lead">
+            · <a href={`mailto:${email}`} className="underline">{email}</a>
+          </span>
+        ))}
       </div>
+      <OperatorPanel c={c} />
       <ol className="grid gap-4 p-4" aria-label="Messages">
         {c.messages.map(m => {
           if (m.role === 'user') lastQuestion = m.text
@@ -88,15 +97,39 @@ export function ConversationReview({ id }: { id: string }) {
             <li key={m.id} className="grid gap-1">
               <ol className="contents">
                 <MessageBubble
-                  message={{ id: m.id, role: m.role, text: m.text, sources: m.sources, status: m.error ? 'error' : 'done', error: m.error, messageId: m.id, toolCalls: m.toolCalls }}
+                  message={{ id: m.id, role: m.role, text: m.text, sources: m.sources, status: m.error ? 'error' : 'done', error: m.error, messageId: m.id, toolCalls: m.toolCalls, operatorName: m.operatorName }}
                   actions={m.role === 'assistant' ? { votes: false } : undefined}
                 />
               </ol>
-              {m.role === 'assistant' && <RetrievalAndVotes message={m} question={lastQuestion} />}
+              {m.role === 'assistant' && !m.operatorName && <RetrievalAndVotes message={m} question={lastQuestion} />}
             </li>
           )
         })}
       </ol>
+      <SupportEvents c={c} />
+      <ReplyBox conversationId={c.id} aiAnswers={c.isAiEnabled} />
     </div>
+  )
+}
+
+const EVENT_LABELS: Record<ReviewedConversation['events'][number]['type'], (to: string | null) => string> = {
+  status: to => `Status: ${STATUS_LABELS[to as keyof typeof STATUS_LABELS] ?? to}`,
+  ai: to => (to === 'false' ? 'Taken over by a person' : 'Handed back to the AI'),
+  assignee: to => (to ? 'Assigned' : 'Unassigned'),
+  priority: to => `Priority: ${to?.toLowerCase()}`,
+  lead: to => `Left an email: ${to}`,
+}
+
+/** The conversation's changes of state: what, who, when. */
+function SupportEvents({ c }: { c: ReviewedConversation }) {
+  if (c.events.length === 0) return null
+  return (
+    <ol className="grid gap-0.5 border-t px-4 py-2 text-xs text-muted-foreground" aria-label="History" data-testid="support-events">
+      {c.events.map(e => (
+        <li key={e.id}>
+          {EVENT_LABELS[e.type](e.to)} · {e.actor.name ?? e.actor.type} · {formatDateTime(e.createdAt)}
+        </li>
+      ))}
+    </ol>
   )
 }

@@ -18,3 +18,12 @@ export const fetchReview = (id: string) => api('GET /api/conversations/{id}/mess
 
 /** The download link of the filtered conversations as JSONL or CSV. */
 export const exportHref = (filters: InboxFilterValues, format: 'jsonl' | 'csv') => apiUrl('GET /api/conversations/export', { query: { ...filters, format } })
+
+/** The support workflow (issue 23): change a conversation's state, reply as an operator, the members to assign to. */
+export type ConversationUpdate = NonNullable<RequestOf<'PATCH /api/conversations/{id}'>['body']>
+export const updateConversation = (id: string, body: ConversationUpdate) => api('PATCH /api/conversations/{id}', { params: { id }, body })
+export const sendOperatorReply = (id: string, message: string) => api('POST /api/conversations/{id}/message', { params: { id }, body: { message, from: 'agent' } })
+export const fetchMembers = () => api('GET /api/members', {})
+
+/** How often the inbox looks for new messages and new conversations (ms). */
+export const INBOX_POLL_MS = 4_000

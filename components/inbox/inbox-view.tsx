@@ -11,8 +11,9 @@ import { Button } from '@/components/ui/button'
 import { Skeleton } from '@/components/ui/skeleton'
 import { cn } from '@/lib/utils'
 import { ConversationReview } from './conversation-review'
-import { fetchInboxPage, inboxQueryKey, type InboxConversation, type InboxFilterValues } from './inbox-api'
+import { fetchInboxPage, INBOX_POLL_MS, inboxQueryKey, type InboxConversation, type InboxFilterValues } from './inbox-api'
 import { CHANNEL_LABELS, InboxFilters } from './inbox-filters'
+import { StatusTabs, type StatusTab } from './status-tabs'
 
 /** A preview without Markdown's marks (**, _, `, #, >). */
 const plain = (text: string) => text.replace(/[*_`#>]+/g, '').replace(/\s+/g, ' ').trim()
@@ -33,6 +34,9 @@ function ConversationItem({ c, selected, onSelect, showAgent }: { c: InboxConver
         <Badge variant="outline" data-testid="channel-badge">
           {CHANNEL_LABELS[c.channel] ?? c.channel}
         </Badge>
+        {c.status === 'HUMAN_REQUESTED' && <Badge className="bg-amber-500/20 text-amber-900 dark:text-amber-200">Needs a human</Badge>}
+        {!c.isAiEnabled && <Badge variant="secondary">Person answering</Badge>}
+        {c.priority === 'HIGH' && <Badge variant="destructive">High</Badge>}
         {showAgent && <span className="max-w-40 truncate">{c.agentName}</span>}
         {c.votes.good > 0 && (
           <span className="inline-flex items-center gap-0.5" title="Voted up">
@@ -63,6 +67,8 @@ function ConversationList({ filters, selected, onSelect, showAgent }: { filters:
     queryFn: ({ pageParam }) => fetchInboxPage(filters, pageParam),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: last => last.nextCursor ?? undefined,
+    // new conversations and messages appear without a reload (issue 23)
+    refetchInterval: INBOX_POLL_MS,
   })
   useErrorToast(list.error, 'inbox-error', 'the conversations')
   if (loadFailed(list)) return <LoadError query={list} />
@@ -108,7 +114,9 @@ export function InboxView({ agentId, selectedId, basePath }: { agentId?: string;
   const router = useRouter()
   const [selected, setSelected] = React.useState(selectedId)
   const [filters, setFilters] = React.useState<InboxFilterValues>({})
-  const scoped = agentId ? { ...filters, agentId } : filters
+  const [tab, setTab] = React.useState<StatusTab>('all')
+  const base = agentId ? { ...filters, agentId } : filters
+  const scoped = tab === 'all' ? base : { ...base, status: tab }
 
   function select(id: string | undefined) {
     setSelected(id)
@@ -118,6 +126,7 @@ export function InboxView({ agentId, selectedId, basePath }: { agentId?: string;
   return (
     <div className="grid min-w-0 gap-4">
       <InboxFilters value={filters} onChange={setFilters} fixedAgentId={agentId} />
+      <StatusTabs value={tab} onChange={setTab} filters={base} />
       <div className="grid min-w-0 gap-4 lg:grid-cols-[22rem_minmax(0,1fr)]">
         <nav aria-label="Conversations" className={cn('h-fit min-w-0 rounded-xl border', selected && 'hidden lg:block')}>
           <ConversationList filters={scoped} selected={selected} onSelect={select} showAgent={!agentId} />

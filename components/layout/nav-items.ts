@@ -1,4 +1,4 @@
-import { Bot, Cable, ChartColumn, Database, Inbox, KeyRound, MessagesSquare, Plug, ScrollText, SearchX, Webhook, type LucideIcon } from 'lucide-react'
+import { Bot, Cable, ChartColumn, Contact, Database, Inbox, KeyRound, MessagesSquare, Plug, ScrollText, SearchX, Webhook, type LucideIcon } from 'lucide-react'
 
 export interface NavItem {
   href: string
@@ -11,6 +11,7 @@ export const NAV_ITEMS: NavItem[] = [
   { href: '/datastores', label: 'Datastores', icon: Database },
   { href: '/playground', label: 'Playground', icon: MessagesSquare },
   { href: '/conversations', label: 'Conversations', icon: Inbox },
+  { href: '/leads', label: 'Leads', icon: Contact },
   { href: '/gaps', label: 'Knowledge gaps', icon: SearchX },
   { href: '/api-keys', label: 'API keys', icon: KeyRound },
   { href: '/webhooks', label: 'Webhooks', icon: Webhook },

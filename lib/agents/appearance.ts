@@ -14,7 +14,8 @@ import type { AnswerSource } from '@/lib/domain/answer-events'
 //   displayName null (the agent's name), avatarUrl null (a bot icon), primaryColor #2563eb, colorScheme light,
 //   bubblePosition bottom-right, welcomeMessage "Hi! How can I help?", suggestedQuestions none,
 //   sourcesVisibility titles (a visitor sees which documents an answer used, never their text), pageTitle null
-//   (the display name).
+//   (the display name); humanHandoff and markResolved on (the chat offers "Talk to a person" and "Resolved"), and
+//   handoffMessage, what a query is answered while a person has the conversation (issue 23).
 
 export const APPEARANCE_DEFAULTS: AgentAppearance = {
   displayName: null,
@@ -26,10 +27,13 @@ export const APPEARANCE_DEFAULTS: AgentAppearance = {
   suggestedQuestions: [],
   sourcesVisibility: 'titles',
   pageTitle: null,
+  humanHandoff: true,
+  markResolved: true,
+  handoffMessage: 'A person from the team has this conversation and will reply here shortly.',
 }
 
 export const SUGGESTED_QUESTIONS_MAX = 4
-export const APPEARANCE_TEXT_MAX = { displayName: 80, welcomeMessage: 500, suggestedQuestion: 200, pageTitle: 120, avatarUrl: 2_048 }
+export const APPEARANCE_TEXT_MAX = { displayName: 80, welcomeMessage: 500, suggestedQuestion: 200, pageTitle: 120, avatarUrl: 2_048, handoffMessage: 500 }
 
 // an empty string clears an optional text, as null does
 const optionalText = (max: number) =>
@@ -64,6 +68,9 @@ export const AppearanceBody = z
       .max(SUGGESTED_QUESTIONS_MAX, `at most ${SUGGESTED_QUESTIONS_MAX} questions`),
     sourcesVisibility: z.enum(SOURCES_VISIBILITIES),
     pageTitle: optionalText(APPEARANCE_TEXT_MAX.pageTitle),
+    humanHandoff: z.boolean(),
+    markResolved: z.boolean(),
+    handoffMessage: z.string().trim().min(1, 'must not be empty').max(APPEARANCE_TEXT_MAX.handoffMessage),
   })
   .partial()
 export type AppearanceInput = z.infer<typeof AppearanceBody>
@@ -87,8 +94,8 @@ export function resolveAppearance(stored: unknown): AgentAppearance {
  * The JSON stored: the fields set so far with the given ones replaced (null returns a field to its default). Only set
  * fields are stored, so an agent follows the defaults it never changed.
  */
-export function mergeAppearance(stored: unknown, input: AppearanceInput): Record<string, string | string[]> {
-  const merged: Record<string, string | string[]> = stored && typeof stored === 'object' ? { ...(stored as object) } : {}
+export function mergeAppearance(stored: unknown, input: AppearanceInput): Record<string, string | string[] | boolean> {
+  const merged: Record<string, string | string[] | boolean> = stored && typeof stored === 'object' ? { ...(stored as object) } : {}
   for (const [key, value] of Object.entries(input)) {
     if (value === null) delete merged[key]
     else if (value !== undefined) merged[key] = value

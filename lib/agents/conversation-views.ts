@@ -29,10 +29,11 @@ type ConversationRow = Prisma.ConversationGetPayload<object>
 /** Chaindesk's name of a message's role. */
 const fromOf = (role: 'user' | 'assistant') => (role === 'user' ? 'human' : 'agent')
 
-/** What every view of a conversation shows of it. */
-function conversationFields(c: ConversationRow, messageCount: number) {
-  const { id, agentId, visitorId, verifiedVisitorId, channel, title } = c
-  return { id, agentId, visitorId, verifiedVisitorId, channel, title, messageCount, createdAt: c.createdAt.toISOString(), updatedAt: c.updatedAt.toISOString() }
+/** What every view of a conversation shows of it; whom it is assigned to only to its organization (issue 23). */
+function conversationFields(c: ConversationRow, messageCount: number, member = true) {
+  const { id, agentId, visitorId, verifiedVisitorId, channel, title, status, isAiEnabled, priority } = c
+  const support = { status, isAiEnabled, priority, assigneeId: member ? c.assigneeId : null, resolvedAt: c.resolvedAt?.toISOString() ?? null }
+  return { id, agentId, visitorId, verifiedVisitorId, channel, title, messageCount, createdAt: c.createdAt.toISOString(), updatedAt: c.updatedAt.toISOString(), ...support }
 }
 
 function toSummary(c: SummaryRow): ConversationSummary {
@@ -64,7 +65,10 @@ export async function listConversations(ctx: TenantContext, agentId: string, lim
  */
 export async function getConversation(ctx: TenantContext | null, id: string, chaindeskCursor?: string): Promise<ConversationDetail> {
   const prisma = await getPrisma()
-  const c = await prisma.conversation.findUnique({ where: { id }, include: { agent: { select: { visibility: true, appearance: true } } } })
+  const c = await prisma.conversation.findUnique({
+    where: { id },
+    include: { agent: { select: { visibility: true, appearance: true } }, leads: { orderBy: { createdAt: 'desc' }, take: 1, select: { email: true } } },
+  })
   const member = c !== null && c.organizationId === ctx?.organizationId
   const readable = member || (c?.agent.visibility === 'public' && config().PUBLIC_CONVERSATION_READ)
   if (!c || !readable) {
@@ -80,12 +84,11 @@ export async function getConversation(ctx: TenantContext | null, id: string, cha
   const count = newestFirst ? await prisma.message.count({ where: { conversationId: c.id } }) : messages.length
   // a key-less reader holds the conversation's id, not its visitor's: the visitor ids (with which one could vote or
   // continue as that visitor) are for the organization only (issue 22)
-  const { visitorId, verifiedVisitorId, ...fields } = conversationFields(c, count)
+  const { visitorId, verifiedVisitorId, ...fields } = conversationFields(c, count, member)
   return {
     ...(member ? { visitorId, verifiedVisitorId } : {}),
     ...fields,
-    isAiEnabled: true,
-    status: 'UNRESOLVED',
+    lead: c.leads[0] ?? null,
     // a visitor sees the sources the agent shows (issue 14)
     messages: messages.map(m => messageResource(m, sourcesVisibilityFor(member, c.agent.appearance), member)),
   }
@@ -112,6 +115,7 @@ export function messageResource(m: Prisma.MessageGetPayload<object>, shown: Sour
     noSources: m.noSources,
     // the organization sees what the agent's tools were asked and answered; a visitor does not (issue 25)
     ...(member && toolCalls.length ? { toolCalls } : {}),
+    operatorName: m.operatorName,
     createdAt: m.createdAt.toISOString(),
   }
 }

@@ -3,6 +3,7 @@ import { ModelError, ModelFailed, ModelTimeout } from '@/lib/domain/errors'
 import { limitPublicQuery } from '@/lib/rate-limit/public-queries'
 import type { AgentAccess } from './agent-access'
 import type { AgentQuery } from './agent-schemas'
+import { answerIfPersonHas, handoffEvents } from './handoff'
 import { VISITOR_APOLOGY } from './model-failure'
 import { collectAnswer, runModel } from './model-run'
 import { prepareQuery } from './prepare-query'
@@ -39,6 +40,12 @@ export async function queryAgent(access: AgentAccess, body: AgentQuery, caller: 
   // shows (the stored answer keeps them all)
   const visitor = await checkQueryVisitor(access, body)
   const asked = visitor.verified ? { ...body, visitorId: visitor.visitorId } : body
+  // issue 23: while a person has the conversation the model is not called
+  const handedOver = await answerIfPersonHas(access, asked)
+  if (handedOver) {
+    if (body.streaming) return { kind: 'stream', events: handoffEvents(handedOver), encoding: streamEncodingOf(body, caller.streamEncoding) }
+    return { kind: 'json', answer: handedOver }
+  }
   const prepared = {
     ...(await prepareQuery(access, asked, caller.signal)),
     sourcesVisibility: sourcesVisibilityFor(access.member, access.agent.appearance),

@@ -37,6 +37,9 @@ export const AgentAppearance = z
     suggestedQuestions: z.array(z.string()).max(4).describe('Offered before the first question'),
     sourcesVisibility: z.enum(SOURCES_VISIBILITIES).describe("What a visitor sees of an answer's sources; the organization sees all"),
     pageTitle: z.string().nullable().describe('The browser tab\'s title of /chat/{id}; null: the display name'),
+    humanHandoff: z.boolean().describe('The chat offers "Talk to a person" (a status of HUMAN_REQUESTED for the team)'),
+    markResolved: z.boolean().describe('The chat offers "Resolved" to the visitor'),
+    handoffMessage: z.string().describe('The answer a query gets while a person has the conversation (the model is not called)'),
   })
   .meta({ id: 'AgentAppearance' })
 export type AgentAppearance = z.infer<typeof AgentAppearance>
@@ -87,6 +90,25 @@ export type PublicAgentResource = z.infer<typeof PublicAgentResource>
 export const VisitorSecret = z.strictObject({ secret: z.string(), prefix: z.string() })
 export type VisitorSecret = z.infer<typeof VisitorSecret>
 
+/** The support workflow (issue 23, DESIGN.md §11): Chaindesk's statuses and priorities, as its widget sends them. */
+export const CONVERSATION_STATUSES = ['UNRESOLVED', 'HUMAN_REQUESTED', 'RESOLVED'] as const
+export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number]
+export const CONVERSATION_PRIORITIES = ['LOW', 'MEDIUM', 'HIGH'] as const
+export type ConversationPriority = (typeof CONVERSATION_PRIORITIES)[number]
+
+/** Who answers a conversation and where it stands; what an operator triages by. */
+export const ConversationState = z
+  .strictObject({
+    id: z.string(),
+    status: z.enum(CONVERSATION_STATUSES),
+    isAiEnabled: z.boolean().describe('False while a person has the conversation: the model is not called'),
+    assigneeId: z.string().nullable().describe('The member (user id) it is assigned to; null for key-less readers'),
+    priority: z.enum(CONVERSATION_PRIORITIES),
+    resolvedAt: time.nullable(),
+  })
+  .meta({ id: 'ConversationState' })
+export type ConversationState = z.infer<typeof ConversationState>
+
 const MessageRole = z.enum(['user', 'assistant'])
 /** Chaindesk's name of the role (its widget, Pipedream's trigger read it). */
 const MessageFrom = z.enum(['human', 'agent'])
@@ -105,6 +127,7 @@ export const ConversationSummary = z
     createdAt: time,
     updatedAt: time,
   })
+  .extend(ConversationState.omit({ id: true }).shape)
   .meta({ id: 'ConversationSummary' })
 export type ConversationSummary = z.infer<typeof ConversationSummary>
 
@@ -122,6 +145,7 @@ export const ConversationMessage = z
     topScore: z.number().nullable().describe("The best fragment's score before the floor"),
     noSources: z.boolean().describe('True when the agent reads datastores and nothing cleared its floor'),
     toolCalls: z.array(ToolCallRecord).optional().describe("The agent's tool calls for this answer (issue 25); shown to its organization only"),
+    operatorName: z.string().nullable().describe("An operator's reply: the person who wrote it; null for the model's answers"),
     createdAt: time,
   })
   .meta({ id: 'ConversationMessage' })
@@ -130,9 +154,8 @@ export type ConversationMessage = z.infer<typeof ConversationMessage>
 export const ConversationDetail = ConversationSummary.omit({ lastMessage: true })
   .extend({
     messages: z.array(ConversationMessage).describe('Oldest first; with ?cursor= newest first (Chaindesk paging)'),
-    /** Chaindesk's fields, which its widget reads: the AI answers (never handed to a human here), never resolved. */
-    isAiEnabled: z.literal(true),
-    status: z.literal('UNRESOLVED'),
+    /** Chaindesk's widget reads the lead's email: its lead form is shown until one is left. */
+    lead: z.strictObject({ email: z.string() }).nullable().describe("The contact the visitor left in this conversation (the latest), if any"),
   })
   .meta({ id: 'Conversation' })
 export type ConversationDetail = z.infer<typeof ConversationDetail>

@@ -2,6 +2,7 @@
 // GET /api/conversations/{id}/messages, POST …/feedback, GET /api/gaps): zod schemas, types inferred.
 import { z } from 'zod'
 import { ConversationMessage, ConversationSummary } from './agents'
+import { ConversationEventResource } from './support'
 
 const time = z.iso.datetime()
 
@@ -21,14 +22,23 @@ export const InboxConversation = ConversationSummary.extend({
 }).meta({ id: 'InboxConversation' })
 export type InboxConversation = z.infer<typeof InboxConversation>
 
-export const InboxPage = z.strictObject({ items: z.array(InboxConversation), nextCursor: z.string().nullable() })
+/** Conversations by status under the page's other filters: the inbox's tabs (issue 23). */
+export const InboxCounts = z.strictObject({ all: z.number().int(), UNRESOLVED: z.number().int(), HUMAN_REQUESTED: z.number().int(), RESOLVED: z.number().int() })
+export type InboxCounts = z.infer<typeof InboxCounts>
+
+export const InboxPage = z.strictObject({ items: z.array(InboxConversation), counts: InboxCounts, nextCursor: z.string().nullable() })
 export type InboxPage = z.infer<typeof InboxPage>
 
 /** A message as the inbox shows it: with its retrieval record and the votes it received. */
 export const ReviewedMessage = ConversationMessage.extend({ votes: Votes.extend({ comments: z.array(z.string()) }) })
 export type ReviewedMessage = z.infer<typeof ReviewedMessage>
 
-export const ReviewedConversation = InboxConversation.omit({ lastMessage: true }).extend({ messages: z.array(ReviewedMessage) })
+export const ReviewedConversation = InboxConversation.omit({ lastMessage: true }).extend({
+  messages: z.array(ReviewedMessage),
+  /** The support workflow (issue 23): its changes of state, who made them, when; the emails the visitor left. */
+  events: z.array(ConversationEventResource),
+  leads: z.array(z.string()),
+})
 export type ReviewedConversation = z.infer<typeof ReviewedConversation>
 
 /** A vote as the API answers it. */

@@ -22,6 +22,18 @@ export interface WebhookEventData {
   'message.created': { messageId: string; conversationId: string; agentId: string; role: 'user' | 'assistant'; text: string }
   /** A vote on an answer (lib/feedback), a first one or a change; `value` is 'good' or 'bad'. */
   'feedback.created': { feedbackId: string; messageId: string; conversationId: string; value: string }
+  /** The support workflow (issue 23): who asked (`visitor`, `user`, `api_key`, `agent`), the lead's email if one was left. */
+  'conversation.human_requested': SupportEventData & { leadEmail: string | null }
+  'conversation.resolved': SupportEventData
+  'lead.captured': { leadId: string; agentId: string; conversationId: string | null; visitorId: string | null; email: string }
+}
+
+export interface SupportEventData {
+  conversationId: string
+  agentId: string
+  visitorId: string | null
+  by: string
+  title: string | null
 }
 
 export type WebhookEvent = keyof WebhookEventData
@@ -34,6 +46,9 @@ const REGISTRY: { [E in WebhookEvent]: string } = {
   'conversation.created': 'An agent started a conversation',
   'message.created': 'A message was stored in a conversation',
   'feedback.created': 'A user gave feedback on an answer',
+  'conversation.human_requested': 'A visitor (or the agent) asked for a person to take the conversation',
+  'conversation.resolved': 'A conversation was marked resolved',
+  'lead.captured': 'A visitor left a contact email',
 }
 
 export const WEBHOOK_EVENTS = Object.keys(REGISTRY) as WebhookEvent[]

@@ -11,6 +11,10 @@ const PUBLIC_ROUTES: { method: string; path: RegExp }[] = [
   // a visitor's vote on an answer (issue 14), ours and Chaindesk's
   { method: 'POST', path: /^\/api\/conversations\/[^/]+\/messages\/[^/]+\/feedback\/?$/ },
   { method: 'POST', path: /^\/api\/conversations\/eval-answer\/?$/ },
+  // the support workflow (issue 23): "Request Human" / "Mark As Resolved", the lead form, a visitor's messages to a person
+  { method: 'PATCH', path: /^\/api\/conversations\/[^/]+\/?$/ },
+  { method: 'POST', path: /^\/api\/agents\/[^/]+\/capture\/?$/ },
+  { method: 'POST', path: /^\/api\/conversations\/[^/]+\/message\/?$/ },
 ]
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { CONVERSATION_CHANNELS } from '@/lib/domain/agents'
+import { CONVERSATION_CHANNELS, CONVERSATION_STATUSES } from '@/lib/domain/agents'
 import { IdParam } from '@/lib/http/body'
 import { weakSql } from '@/lib/gaps/weak'
 
@@ -28,6 +28,10 @@ export const InboxFilters = z.object({
     .optional(),
   /** none: an answer found no source; weak: an answer found none or only weak matches (lib/gaps/weak.ts). */
   sources: z.enum(['none', 'weak']).optional(),
+  /** The support workflow (issue 23): the status, the member it is assigned to ("none": nobody), who answers. */
+  status: z.enum(CONVERSATION_STATUSES).optional(),
+  assigneeId: IdParam.optional(),
+  aiEnabled: z.enum(['true', 'false']).transform(v => v === 'true').optional(),
 })
 export type InboxFilters = z.infer<typeof InboxFilters>
 
@@ -68,5 +72,9 @@ export function inboxWhere(organizationId: string, f: InboxFilters): { sql: stri
     const test = f.sources === 'none' ? `sm."noSources"` : weakSql('sm')
     conditions.push(`EXISTS (SELECT 1 FROM "Message" sm WHERE sm."conversationId" = c.id AND sm.role = 'assistant' AND ${test})`)
   }
+  if (f.status) conditions.push(`c.status::text = ${p(f.status)}`)
+  if (f.assigneeId === 'none') conditions.push(`c."assigneeId" IS NULL`)
+  else if (f.assigneeId) conditions.push(`c."assigneeId" = ${p(f.assigneeId)}`)
+  if (f.aiEnabled !== undefined) conditions.push(`c."isAiEnabled" = ${p(f.aiEnabled)}`)
   return { sql: conditions.join(' AND '), params }
 }

@@ -1,10 +1,10 @@
 import { getDatabase } from '@/lib/db/client'
-import type { ConversationChannel } from '@/lib/domain/agents'
+import type { ConversationChannel, ConversationPriority, ConversationStatus } from '@/lib/domain/agents'
 import type { TenantContext } from '@/lib/domain/tenant'
 import { decodePageCursor, encodePageCursor } from '@/lib/http/page-cursor'
 import { weakSql } from '@/lib/gaps/weak'
 import { inboxWhere, type InboxListParams } from './filters'
-import type { InboxConversation, InboxPage } from '@/lib/domain/inbox'
+import type { InboxConversation, InboxCounts, InboxPage } from '@/lib/domain/inbox'
 
 // The conversation inbox: every conversation of the organization, most recently active first (updatedAt, then id,
 // descending: the index Conversation(organizationId, updatedAt)), filtered, a page at a time with an opaque cursor.
@@ -19,9 +19,18 @@ export interface ConversationRow {
   visitorId: string | null
   channel: ConversationChannel
   title: string | null
+  status: ConversationStatus
+  isAiEnabled: boolean
+  assigneeId: string | null
+  priority: ConversationPriority
+  resolvedAt: Date | string | null
   createdAt: Date | string
   updatedAt: Date | string
 }
+
+/** The columns of a ConversationRow, on `c` joined with its agent `a`. */
+export const CONVERSATION_COLUMNS = `c.id, c."agentId", a.name AS "agentName", c."visitorId", c.channel::text AS channel, c.title,
+  c.status::text AS status, c."isAiEnabled", c."assigneeId", c.priority::text AS priority, c."resolvedAt", c."createdAt", c."updatedAt"`
 
 interface StatsRow {
   conversationId: string
@@ -42,6 +51,22 @@ interface LastRow {
 
 const iso = (d: Date | string) => new Date(d).toISOString()
 
+/** How many conversations each status has under the other filters: the inbox's tabs (issue 23). */
+async function countByStatus(organizationId: string, filters: InboxListParams): Promise<InboxCounts> {
+  const { sql } = await getDatabase()
+  const where = inboxWhere(organizationId, { ...filters, status: undefined })
+  const rows = await sql.query<{ status: ConversationStatus; n: string | number }>(
+    `SELECT c.status::text AS status, count(*) AS n FROM "Conversation" c WHERE ${where.sql} GROUP BY c.status`,
+    where.params,
+  )
+  const counts: InboxCounts = { all: 0, UNRESOLVED: 0, HUMAN_REQUESTED: 0, RESOLVED: 0 }
+  for (const r of rows) {
+    counts[r.status] = Number(r.n)
+    counts.all += Number(r.n)
+  }
+  return counts
+}
+
 /** One page of the filtered conversations. */
 export async function listInbox(ctx: TenantContext, params: InboxListParams): Promise<InboxPage> {
   const { sql } = await getDatabase()
@@ -55,7 +80,7 @@ export async function listInbox(ctx: TenantContext, params: InboxListParams): Pr
   }
   args.push(params.limit + 1)
   const rows = await sql.query<ConversationRow>(
-    `SELECT c.id, c."agentId", a.name AS "agentName", c."visitorId", c.channel::text AS channel, c.title, c."createdAt", c."updatedAt"
+    `SELECT ${CONVERSATION_COLUMNS}
        FROM "Conversation" c JOIN "Agent" a ON a.id = c."agentId"
       WHERE ${where.sql}${cursorSql}
       ORDER BY c."updatedAt" DESC, c.id DESC
@@ -66,6 +91,7 @@ export async function listInbox(ctx: TenantContext, params: InboxListParams): Pr
   const last = page[page.length - 1]
   return {
     items: await summarise(page),
+    counts: await countByStatus(ctx.organizationId, params),
     nextCursor: rows.length > params.limit && last ? encodePageCursor({ createdAt: new Date(last.updatedAt), id: last.id }) : null,
   }
 }
@@ -108,6 +134,11 @@ export async function summarise(page: ConversationRow[]): Promise<InboxConversat
       lastMessage: l ? { role: l.role, from: l.role === 'user' ? 'human' : 'agent', preview: (l.text || l.error || '').slice(0, PREVIEW_LENGTH), createdAt: iso(l.createdAt) } : null,
       createdAt: iso(c.createdAt),
       updatedAt: iso(c.updatedAt),
+      status: c.status,
+      isAiEnabled: c.isAiEnabled,
+      assigneeId: c.assigneeId,
+      priority: c.priority,
+      resolvedAt: c.resolvedAt ? iso(c.resolvedAt) : null,
       votes: { good: Number(s?.good ?? 0), bad: Number(s?.bad ?? 0) },
       noSources: s?.noSources ?? false,
       weakSources: s?.weak ?? false,

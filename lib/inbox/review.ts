@@ -3,7 +3,8 @@ import { messageResource } from '@/lib/agents/conversation-views'
 import type { TenantContext } from '@/lib/domain/tenant'
 import { votesOf } from '@/lib/feedback/feedback'
 import { NotFound } from '@/lib/http/errors'
-import { summarise, type ConversationRow } from './list'
+import { conversationEvents, conversationLeads } from '@/lib/support'
+import { CONVERSATION_COLUMNS, summarise, type ConversationRow } from './list'
 import type { ReviewedConversation, ReviewedMessage } from '@/lib/domain/inbox'
 
 // A conversation as the inbox opens it (GET /api/conversations/{id}/messages): for its organization only, with each
@@ -26,7 +27,7 @@ export function toReviewed(m: MessageRow, votes: Map<string, { good: number; bad
 export async function conversationRows(organizationId: string, ids: string[]): Promise<ConversationRow[]> {
   const { sql } = await getDatabase()
   return sql.query<ConversationRow>(
-    `SELECT c.id, c."agentId", a.name AS "agentName", c."visitorId", c.channel::text AS channel, c.title, c."createdAt", c."updatedAt"
+    `SELECT ${CONVERSATION_COLUMNS}
        FROM "Conversation" c JOIN "Agent" a ON a.id = c."agentId"
       WHERE c."organizationId" = $1 AND c.id = ANY($2::text[])`,
     [organizationId, ids],
@@ -36,8 +37,8 @@ export async function conversationRows(organizationId: string, ids: string[]): P
 export async function reviewConversation(ctx: TenantContext, id: string): Promise<ReviewedConversation> {
   const [row] = await conversationRows(ctx.organizationId, [id])
   if (!row) throw new NotFound('Conversation')
-  const [[summary], messages] = await Promise.all([summarise([row]), loadMessages([id])])
+  const [[summary], messages, events, leads] = await Promise.all([summarise([row]), loadMessages([id]), conversationEvents(id), conversationLeads(id)])
   const votes = await votesOf(messages.map(m => m.id))
   const { lastMessage: _last, ...fields } = summary
-  return { ...fields, messages: messages.map(m => toReviewed(m, votes)) }
+  return { ...fields, messages: messages.map(m => toReviewed(m, votes)), events, leads }
 }

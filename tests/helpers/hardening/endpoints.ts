@@ -86,7 +86,6 @@ export const EXAMPLES: Record<string, Example> = {
   },
   'GET /api/agents/{id}/conversations': { query: { limit: '10' } },
   'GET /api/conversations/{id}': { query: { cursor: '' } },
-  'GET /api/conversations': { query: { limit: '10', cursor: '', agentId: 'x' } },
   'POST /api/query/{datastoreId}': { valid: () => ({ query: 'warranty', topK: 3 }), query: { topK: '2' } },
   'POST /api/api-keys': { valid: () => ({ name: 'ci key' }) },
   'POST /api/datastores': { valid: () => ({ name: 'Docs', description: 'Product docs', visibility: 'private', chunkSize: 512, chunkOverlap: 64 }) },
@@ -122,6 +121,13 @@ export const EXAMPLES: Record<string, Example> = {
   // the MCP server (issue 25): a JSON-RPC call of one of its tools
   'POST /api/mcp': { valid: w => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_datastore', arguments: { datastoreId: w.datastoreId, query: 'warranty' } } }) },
   'GET /api/usage/daily': { query: { days: '7', agentId: 'x', channel: 'website' } },
+  // the support workflow (issue 23)
+  'PATCH /api/conversations/{id}': { valid: () => ({ status: 'HUMAN_REQUESTED', isAiEnabled: false, priority: 'HIGH' }) },
+  'POST /api/conversations/{id}/message': { valid: w => ({ message: 'A person here: the warranty is two years.', channel: 'website', visitorId: w.visitorId }) },
+  'POST /api/agents/{id}/capture': { valid: w => ({ visitorEmail: 'visitor@example.com', conversationId: w.conversationId, visitorId: w.visitorId }) },
+  'GET /api/leads': { query: { agentId: 'x', limit: '10', cursor: '' } },
+  'GET /api/leads/export': { query: { agentId: 'x', format: 'csv' } },
+  'GET /api/conversations': { query: { limit: '10', cursor: '', agentId: 'x', status: 'HUMAN_REQUESTED', assigneeId: 'none', aiEnabled: 'true' } },
 }
 
 /** The resource a path parameter names, read from the path segment before it. */
