@@ -49,7 +49,8 @@ export function PastConversations({ agentId, currentId, onOpen }: { agentId: str
                 aria-current={c.id === currentId || undefined}
                 className={cn(
                   'grid min-h-9 w-full gap-0.5 rounded-md px-2 py-1.5 text-left text-sm hover:bg-accent focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none',
-                  c.id === currentId && 'bg-accent',
+                  // marked by a ring, not a fill: the muted second line keeps its contrast on the page's background
+                  c.id === currentId && 'font-medium ring-1 ring-border',
                 )}
               >
                 <span className="truncate">{conversationLabel(c.title)}</span>

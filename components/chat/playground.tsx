@@ -89,6 +89,62 @@ function Overrides({
   )
 }
 
+/** The conversation's name (a link to it in the agent's conversations), the settings toggle and "New conversation". */
+function ConversationBar({ agent, conversationId, firstQuestion, canReset, onReset, onToggleSettings, showSettings }: {
+  agent: Agent
+  conversationId: string | null | undefined
+  firstQuestion: string | undefined
+  canReset: boolean
+  onReset: () => void
+  onToggleSettings: () => void
+  showSettings: boolean
+}) {
+  return (
+    <div className="flex items-center justify-between gap-2 border-b bg-background px-3 py-2">
+      <p className="min-w-0 truncate text-sm text-muted-foreground" data-testid="conversation-state">
+        {conversationId ? (
+          <>
+            <Link
+              href={`/agents/${agent.id}/conversations?c=${conversationId}`}
+              className="underline-offset-4 hover:underline"
+              title="Open it in the agent's conversations"
+            >
+              {conversationLabel(firstQuestion)}
+            </Link>
+          </>
+        ) : (
+          'New conversation'
+        )}
+      </p>
+      <div className="flex shrink-0 gap-1">
+        <Button variant="ghost" size="sm" className="lg:hidden" onClick={onToggleSettings} aria-expanded={showSettings}>
+          <SlidersHorizontal aria-hidden />
+          <span className="sr-only sm:not-sr-only">Settings</span>
+        </Button>
+        <Button variant="outline" size="sm" onClick={onReset} disabled={!canReset}>
+          <MessageSquarePlus aria-hidden />
+          New conversation
+        </Button>
+      </div>
+    </div>
+  )
+}
+
+function EmptyChat({ name }: { name: string }) {
+  return (
+    <div className="flex h-full flex-col items-center justify-center gap-2 p-6 text-center">
+      <span className="flex size-10 items-center justify-center rounded-full bg-muted">
+        <Bot className="size-5 text-muted-foreground" aria-hidden />
+      </span>
+      <p className="font-medium">Ask {name} something</p>
+      <p className="max-w-sm text-sm text-muted-foreground">
+        The answer streams in as it is written, with the sources it was drawn from. Follow-up questions continue the
+        conversation.
+      </p>
+    </div>
+  )
+}
+
 function ChatWithAgent({ agent }: { agent: Agent }) {
   const [visitorId, setVisitorId] = React.useState<string | undefined>()
   const [overrides, setOverrides] = React.useState<ChatOverrides>({})
@@ -115,33 +171,7 @@ function ChatWithAgent({ agent }: { agent: Agent }) {
   return (
     <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_18rem]">
       <div className="flex h-[calc(100dvh-15rem)] min-h-[26rem] flex-col overflow-hidden rounded-xl border bg-muted/20 md:h-[calc(100dvh-14rem)]">
-        <div className="flex items-center justify-between gap-2 border-b bg-background px-3 py-2">
-          <p className="min-w-0 truncate text-sm text-muted-foreground" data-testid="conversation-state">
-            {chat.conversationId ? (
-              <>
-                <Link
-                  href={`/agents/${agent.id}/conversations?c=${chat.conversationId}`}
-                  className="underline-offset-4 hover:underline"
-                  title="Open it in the agent's conversations"
-                >
-                  {conversationLabel(firstQuestion)}
-                </Link>
-              </>
-            ) : (
-              'New conversation'
-            )}
-          </p>
-          <div className="flex shrink-0 gap-1">
-            <Button variant="ghost" size="sm" className="lg:hidden" onClick={() => setShowSettings(s => !s)} aria-expanded={showSettings}>
-              <SlidersHorizontal aria-hidden />
-              <span className="sr-only sm:not-sr-only">Settings</span>
-            </Button>
-            <Button variant="outline" size="sm" onClick={chat.reset} disabled={chat.messages.length === 0}>
-              <MessageSquarePlus aria-hidden />
-              New conversation
-            </Button>
-          </div>
-        </div>
+        <ConversationBar agent={agent} conversationId={chat.conversationId} firstQuestion={firstQuestion} canReset={chat.messages.length > 0} onReset={chat.reset} onToggleSettings={() => setShowSettings(v => !v)} showSettings={showSettings} />
         {showSettings && (
           <div className="grid gap-6 border-b bg-background p-4 lg:hidden">
             <Overrides agent={agent} value={overrides} onChange={setOverrides} />
@@ -151,18 +181,7 @@ function ChatWithAgent({ agent }: { agent: Agent }) {
         <ChatMessages
           messages={chat.messages}
           actions={{ conversationId: chat.conversationId, onRetry: chat.retry }}
-          empty={
-            <div className="flex h-full flex-col items-center justify-center gap-2 p-6 text-center">
-              <span className="flex size-10 items-center justify-center rounded-full bg-muted">
-                <Bot className="size-5 text-muted-foreground" aria-hidden />
-              </span>
-              <p className="font-medium">Ask {agent.name} something</p>
-              <p className="max-w-sm text-sm text-muted-foreground">
-                The answer streams in as it is written, with the sources it was drawn from. Follow-up questions continue the
-                conversation.
-              </p>
-            </div>
-          }
+          empty={<EmptyChat name={agent.name} />}
         />
         <ChatComposer onSend={text => void chat.send(text, overrides)} onStop={chat.stop} busy={chat.busy} placeholder={`Ask ${agent.name}…`} />
       </div>

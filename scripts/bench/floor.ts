@@ -67,45 +67,62 @@ export async function run(argv: string[] = []): Promise<void> {
       const fragments = (await res.json()) as { score: number; metadata: { doc?: string } }[]
       return fragments.map(f => ({ doc: String(f.metadata.doc), score: f.score }))
     }
-    const onTopicBeir = [] as { hits: Hit[]; relevant: Map<string, number> }[]
-    for (const q of beir.questions) onTopicBeir.push({ hits: await ask(scifact, q.text), relevant: beir.qrels.get(q.id)! })
-    const onTopicShop = [] as { hits: Hit[]; expect: string }[]
-    for (const q of shopQuestions.direct) onTopicShop.push({ hits: await ask(shopStore, q.q), expect: q.expect })
-    const offTopic = [] as { label: string; top: number }[]
-    const top = (hits: Hit[]) => hits[0]?.score ?? 0
-    for (const q of [...shopQuestions.direct, ...shopQuestions.unanswerable]) offTopic.push({ label: 'shop question on SciFact', top: top(await ask(scifact, q.q)) })
-    for (const q of beir.questions.slice(0, 100)) offTopic.push({ label: 'SciFact question on the shop', top: top(await ask(shopStore, q.text)) })
-    for (const q of shopQuestions.unanswerable) offTopic.push({ label: 'unanswerable shop question on the shop', top: top(await ask(shopStore, q.q)) })
-    for (const q of ANYWHERE) {
-      offTopic.push({ label: 'visitor question on SciFact', top: top(await ask(scifact, q)) })
-      offTopic.push({ label: 'visitor question on the shop', top: top(await ask(shopStore, q)) })
-    }
-
-    console.log(`machine: ${machine()}; ${beir.docs.length} SciFact documents, ${beir.questions.length} training questions; ${onTopicShop.length} shop questions; ${offTopic.length} off-topic questions`)
-    const relevantScores = onTopicBeir.flatMap(r => r.hits.filter(h => r.relevant.has(h.doc)).map(h => h.score)).sort((a, b) => a - b)
-    const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]
-    console.log(`SciFact relevant hits in the top 10: ${relevantScores.length}; score p1 ${pct(relevantScores, 1)}, p5 ${pct(relevantScores, 5)}, p50 ${pct(relevantScores, 50)}`)
-    const offScores = offTopic.map(o => o.top).sort((a, b) => a - b)
-    console.log(`off-topic best scores: p50 ${pct(offScores, 50)}, p90 ${pct(offScores, 90)}, p95 ${pct(offScores, 95)}, max ${offScores.at(-1)}`)
-    console.log('| floor | SciFact nDCG@10 | relevant hits dropped (SciFact top 10) | shop expected sections dropped | off-topic questions given no fragment |')
-    console.log('|---|---|---|---|---|')
-    for (const floor of FLOORS) {
-      const kept = (hits: Hit[]) => hits.filter(h => h.score >= floor)
-      const rows = onTopicBeir.map(r => measures([...new Set(kept(r.hits).map(h => h.doc))], r.relevant))
-      const { ndcg10 } = mean(rows)
-      const dropped = relevantScores.filter(s => s < floor).length
-      const shopDropped = onTopicShop.filter(r => r.hits.some(h => h.doc === r.expect) && !kept(r.hits).some(h => h.doc === r.expect)).length
-      const shopFound = onTopicShop.filter(r => r.hits.some(h => h.doc === r.expect)).length
-      const refused = offTopic.filter(o => o.top < floor).length
-      console.log(`| ${floor} | ${ndcg10} | ${dropped}/${relevantScores.length} | ${shopDropped}/${shopFound} | ${refused}/${offTopic.length} (${round((100 * refused) / offTopic.length, 1)}%) |`)
-    }
-    const byLabel = new Map<string, number[]>()
-    for (const o of offTopic) byLabel.set(o.label, [...(byLabel.get(o.label) ?? []), o.top])
-    for (const [label, tops] of byLabel) console.log(`${label}: best scores ${tops.sort((a, b) => a - b).map(t => t.toFixed(3)).join(' ')}`)
+    const answers = await askAll(ask, scifact, shopStore, beir, shopQuestions)
+    report(answers, beir.docs.length, beir.questions.length)
   } finally {
     await server.close()
     await db.close()
     useDatabase(undefined)
     fs.rmSync(dataDir, { recursive: true, force: true })
   }
+}
+
+type Ask = (storeId: string, query: string) => Promise<Hit[]>
+interface Answers {
+  onTopicBeir: { hits: Hit[]; relevant: Map<string, number> }[]
+  onTopicShop: { hits: Hit[]; expect: string }[]
+  offTopic: { label: string; top: number }[]
+}
+
+/** Every question of the bench asked of the datastore it is on topic for, and of the one it is not. */
+async function askAll(ask: Ask, scifact: string, shopStore: string, beir: ReturnType<typeof readBeir>, shopQuestions: { direct: { q: string; expect: string }[]; unanswerable: { q: string }[] }): Promise<Answers> {
+  const onTopicBeir = [] as { hits: Hit[]; relevant: Map<string, number> }[]
+  for (const q of beir.questions) onTopicBeir.push({ hits: await ask(scifact, q.text), relevant: beir.qrels.get(q.id)! })
+  const onTopicShop = [] as { hits: Hit[]; expect: string }[]
+  for (const q of shopQuestions.direct) onTopicShop.push({ hits: await ask(shopStore, q.q), expect: q.expect })
+  const offTopic = [] as { label: string; top: number }[]
+  const top = (hits: Hit[]) => hits[0]?.score ?? 0
+  for (const q of [...shopQuestions.direct, ...shopQuestions.unanswerable]) offTopic.push({ label: 'shop question on SciFact', top: top(await ask(scifact, q.q)) })
+  for (const q of beir.questions.slice(0, 100)) offTopic.push({ label: 'SciFact question on the shop', top: top(await ask(shopStore, q.text)) })
+  for (const q of shopQuestions.unanswerable) offTopic.push({ label: 'unanswerable shop question on the shop', top: top(await ask(shopStore, q.q)) })
+  for (const q of ANYWHERE) {
+    offTopic.push({ label: 'visitor question on SciFact', top: top(await ask(scifact, q)) })
+    offTopic.push({ label: 'visitor question on the shop', top: top(await ask(shopStore, q)) })
+  }
+  return { onTopicBeir, onTopicShop, offTopic }
+}
+
+/** The score distributions and, per floor, what it keeps and what it refuses. */
+function report({ onTopicBeir, onTopicShop, offTopic }: Answers, docs: number, questions: number): void {
+  console.log(`machine: ${machine()}; ${docs} SciFact documents, ${questions} training questions; ${onTopicShop.length} shop questions; ${offTopic.length} off-topic questions`)
+  const relevantScores = onTopicBeir.flatMap(r => r.hits.filter(h => r.relevant.has(h.doc)).map(h => h.score)).sort((a, b) => a - b)
+  const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]
+  console.log(`SciFact relevant hits in the top 10: ${relevantScores.length}; score p1 ${pct(relevantScores, 1)}, p5 ${pct(relevantScores, 5)}, p50 ${pct(relevantScores, 50)}`)
+  const offScores = offTopic.map(o => o.top).sort((a, b) => a - b)
+  console.log(`off-topic best scores: p50 ${pct(offScores, 50)}, p90 ${pct(offScores, 90)}, p95 ${pct(offScores, 95)}, max ${offScores.at(-1)}`)
+  console.log('| floor | SciFact nDCG@10 | relevant hits dropped (SciFact top 10) | shop expected sections dropped | off-topic questions given no fragment |')
+  console.log('|---|---|---|---|---|')
+  for (const floor of FLOORS) {
+    const kept = (hits: Hit[]) => hits.filter(h => h.score >= floor)
+    const rows = onTopicBeir.map(r => measures([...new Set(kept(r.hits).map(h => h.doc))], r.relevant))
+    const { ndcg10 } = mean(rows)
+    const dropped = relevantScores.filter(s => s < floor).length
+    const shopDropped = onTopicShop.filter(r => r.hits.some(h => h.doc === r.expect) && !kept(r.hits).some(h => h.doc === r.expect)).length
+    const shopFound = onTopicShop.filter(r => r.hits.some(h => h.doc === r.expect)).length
+    const refused = offTopic.filter(o => o.top < floor).length
+    console.log(`| ${floor} | ${ndcg10} | ${dropped}/${relevantScores.length} | ${shopDropped}/${shopFound} | ${refused}/${offTopic.length} (${round((100 * refused) / offTopic.length, 1)}%) |`)
+  }
+  const byLabel = new Map<string, number[]>()
+  for (const o of offTopic) byLabel.set(o.label, [...(byLabel.get(o.label) ?? []), o.top])
+  for (const [label, tops] of byLabel) console.log(`${label}: best scores ${tops.sort((a, b) => a - b).map(t => t.toFixed(3)).join(' ')}`)
 }
