@@ -70,6 +70,7 @@ describe('the audit log', () => {
     expect(csv.headers.get('content-type')).toContain('text/csv')
     expect(csv.text.split('\r\n')[0]).toBe('time,actor_type,actor,action,target_type,target_id,target_name,client_address,request_id')
     expect(csv.text).toContain('datastore.created')
+    expect(csv.text).toContain(`"'=HYPERLINK(""http://evil.example"")"`)
   })
 
   test('is for admins: a viewer and an editor reading it get 403', async () => {
