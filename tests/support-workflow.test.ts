@@ -11,7 +11,7 @@ import * as reviewRoute from '@/app/api/conversations/[id]/messages/route'
 import * as inbox from '@/app/api/conversations/route'
 import * as leadsExport from '@/app/api/leads/export/route'
 import * as leads from '@/app/api/leads/route'
-import { spreadsheetField } from '@/lib/support/leads'
+import { csvField } from '@/lib/csv'
 import * as webhooks from '@/app/api/webhooks/route'
 import { drainWebhooks } from '@/lib/ingest/background'
 import { verifySignature } from '@/lib/webhooks'
@@ -290,7 +290,7 @@ describe('leads', () => {
     expect(row.startsWith(`ada@example.com,${agent.id},`)).toBe(true)
     expect(end).toBe('')
     for (const [value, cell] of [['=HYPERLINK("x")', `"'=HYPERLINK(""x"")"`], ['+1', "'+1"], ['-2', "'-2"], ['@SUM(A1)', "'@SUM(A1)"], ['plain', 'plain']]) {
-      expect(spreadsheetField(value)).toBe(cell)
+      expect(csvField(value)).toBe(cell)
     }
   })
 })

@@ -1,3 +1,4 @@
+import { csvField } from '@/lib/csv'
 import { getPrisma } from '@/lib/db/client'
 import type { CapturedLead, LeadResource, LeadsPage } from '@/lib/domain/support'
 import type { TenantContext } from '@/lib/domain/tenant'
@@ -88,15 +89,6 @@ function toLead(l: { id: string; email: string; agentId: string; agent: { name: 
 
 export const LEAD_CSV_COLUMNS = ['email', 'agent_id', 'agent_name', 'conversation_id', 'visitor_id', 'created_at'] as const
 
-/**
- * A CSV field a spreadsheet shows as text: quoted per RFC 4180, and a value a spreadsheet would run as a formula
- * (starting with =, +, -, @, a tab or a carriage return) prefixed with ' (OWASP CSV injection).
- */
-export function spreadsheetField(value: unknown): string {
-  let s = value === null || value === undefined ? '' : String(value)
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s
-}
 
 /** The leads as CSV lines (header first), a page at a time. */
 export async function* exportLeads(ctx: TenantContext, agentId: string | undefined): AsyncGenerator<string> {
@@ -104,7 +96,7 @@ export async function* exportLeads(ctx: TenantContext, agentId: string | undefin
   let cursor: string | undefined
   do {
     const page = await listLeads(ctx, { agentId, limit: 200, cursor })
-    for (const l of page.items) yield `${[l.email, l.agentId, l.agentName, l.conversationId, l.visitorId, l.createdAt].map(spreadsheetField).join(',')}\r\n`
+    for (const l of page.items) yield `${[l.email, l.agentId, l.agentName, l.conversationId, l.visitorId, l.createdAt].map(csvField).join(',')}\r\n`
     cursor = page.nextCursor ?? undefined
   } while (cursor)
 }

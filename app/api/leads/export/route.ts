@@ -1,4 +1,5 @@
 import { endpoint, endpoints } from '@/lib/api/endpoint'
+import { linesResponse } from '@/lib/http/lines'
 import { exportLeads } from '@/lib/support'
 import { LeadExportParams } from '@/lib/support/schemas'
 
@@ -11,21 +12,6 @@ export const { GET, POST, PUT, PATCH, DELETE } = endpoints('/api/leads/export', 
     access: { scope: 'conversations:read' },
     query: LeadExportParams,
     download: { mediaTypes: [CSV], description: 'CSV, one lead a line, as an attachment' },
-    handler: async ({ ctx, query }) => {
-      const lines = exportLeads(ctx, query.agentId)
-      const encoder = new TextEncoder()
-      const body = new ReadableStream<Uint8Array>({
-        async pull(controller) {
-          const next = await lines.next()
-          if (next.done) controller.close()
-          else controller.enqueue(encoder.encode(next.value))
-        },
-        async cancel() {
-          await lines.return(undefined)
-        },
-      })
-      const filename = `leads-${new Date().toISOString().slice(0, 10)}.csv`
-      return new Response(body, { headers: { 'content-type': CSV, 'content-disposition': `attachment; filename="${filename}"` } })
-    },
+    handler: async ({ ctx, query }) => linesResponse(exportLeads(ctx, query.agentId), { contentType: CSV, filename: `leads-${new Date().toISOString().slice(0, 10)}.csv` }),
   }),
 })
