@@ -100,17 +100,21 @@ test("Chaindesk's widget: Request Human, the operator's reply in the widget, the
   }
 })
 
-test('our chat: "Talk to a person", the operator\'s named reply shown live, "Resolved"', async ({ browser, request }) => {
+test('our chat: the email left, "Talk to a person", the operator\'s named reply shown live, the lead listed, "Resolved"', async ({ browser, request }) => {
   test.setTimeout(120_000)
   const agent = await createAgent(request, { visibility: 'public' })
   await fakeModel(request, { reply: 'Let me see.', delayMs: 5 })
   const question = unique('My kettle leaks')
+  const email = `${unique('grace').replace(/\s/g, '-').toLowerCase()}@example.com`
   const visitor = await (await browser.newContext()).newPage()
   try {
     await visitor.goto(`/chat/${agent.id}`)
-    await visitor.getByRole('textbox').first().fill(question)
-    await visitor.getByRole('textbox').first().press('Enter')
+    await visitor.getByLabel('Your question').fill(question)
+    await visitor.getByLabel('Your question').press('Enter')
     await expect(visitor.getByTestId('assistant-message').filter({ hasText: 'Let me see.' })).toBeVisible()
+    await visitor.getByLabel('Your email, so a person can reply').fill(email)
+    await visitor.getByRole('button', { name: 'Leave my email' }).click()
+    await expect(visitor.getByTestId('lead-left')).toContainText(email)
     await visitor.getByRole('button', { name: 'Talk to a person' }).click()
     await expect(visitor.getByRole('button', { name: 'A person has been asked' })).toBeDisabled()
 
@@ -122,14 +126,18 @@ test('our chat: "Talk to a person", the operator\'s named reply shown live, "Res
     await expect(visitor.getByTestId('person-answering')).toBeVisible()
 
     const before = await chatRequests(request)
-    await visitor.getByRole('textbox').first().fill('Great, thanks')
-    await visitor.getByRole('textbox').first().press('Enter')
+    await visitor.getByLabel('Your question').fill('Great, thanks')
+    await visitor.getByLabel('Your question').press('Enter')
     await expect(operator.getByTestId('user-message').filter({ hasText: 'Great, thanks' })).toBeVisible()
     expect(await chatRequests(request)).toBe(before)
+
+    await expect(operator.getByTestId('conversation-lead')).toHaveText(new RegExp(email))
 
     await visitor.getByRole('button', { name: 'Resolved' }).click()
     await expect(visitor.getByTestId('chat-welcome')).toBeVisible()
     await expect(operator.getByTestId('conversation-status')).toHaveText('Resolved')
+    await operator.goto('/leads')
+    await expect(operator.getByTestId('lead-row').filter({ hasText: email })).toBeVisible()
   } finally {
     await visitor.context().close()
   }

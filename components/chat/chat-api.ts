@@ -54,3 +54,8 @@ export function patchConversationStatus(conversationId: string, status: 'HUMAN_R
 export function postVisitorMessage(conversationId: string, body: { message: string; visitorId?: string }) {
   return api('POST /api/conversations/{id}/message', { params: { id: conversationId }, body: { ...body, from: 'human', channel: 'website' }, credentials: 'omit' })
 }
+
+/** The visitor's email, left so that a person can reply (a lead); stored once per conversation and email. */
+export function captureLead(agentId: string, body: { visitorEmail: string; conversationId: string; visitorId?: string }) {
+  return api('POST /api/agents/{id}/capture', { params: { id: agentId }, body, credentials: 'omit' })
+}

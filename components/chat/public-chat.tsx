@@ -13,7 +13,7 @@ import { fetchPublicAgent } from './chat-api'
 import { ChatComposer } from './chat-composer'
 import { ChatMessages } from './chat-messages'
 import { readVisitorId, saveConversationId, saveVisitorId, useRestoredConversation, useWidgetBridge } from './public-chat-session'
-import { SupportActions, usePublicSupport } from './public-support'
+import { LeadForm, SupportActions, usePublicSupport } from './public-support'
 import { useAgentChat } from './use-agent-chat'
 
 // The embeddable chat: a public agent, no session. Requests go without cookies (credentials: 'omit'), so the page
@@ -88,7 +88,7 @@ function Chat({ agent, embedded }: { agent: PublicAgent; embedded: boolean }) {
   const chat = useAgentChat({ agentId: agent.id, visitorId: identity?.visitorId ?? visitorId, onVisitorId, credentials: 'omit', identity, onConversationId })
   // the visitor's stored conversation; when the page signs in another visitor, theirs
   const restored = useRestoredConversation(agent.id, identity, chat.restore, bridge.settled)
-  const support = usePublicSupport({ conversationId: chat.conversationId, visitorId: identity?.visitorId ?? visitorId, busy: chat.busy, restore: chat.restore })
+  const support = usePublicSupport({ agentId: agent.id, conversationId: chat.conversationId, visitorId: identity?.visitorId ?? visitorId, busy: chat.busy, restore: chat.restore })
   // while a person has the conversation, the visitor writes to them: the model is not asked
   const send = (text: string) => void (support.personAnswers ? support.sendToPerson(text) : chat.send(text))
 
@@ -116,6 +116,7 @@ function Chat({ agent, embedded }: { agent: PublicAgent; embedded: boolean }) {
           className="bg-muted/20"
           empty={restored ? <Welcome agent={agent} name={name} onAsk={q => void chat.send(q)} /> : <div className="h-full" aria-busy="true" />}
         />
+        <LeadForm appearance={appearance} state={support.state} onLeave={support.leaveEmail} />
         <SupportActions appearance={appearance} state={support.state} onStatus={support.setStatus} onResolved={chat.reset} />
         <ChatComposer onSend={send} onStop={chat.stop} busy={chat.busy} disabled={!bridge.settled} />
       </div>

@@ -2,9 +2,11 @@
 
 import * as React from 'react'
 import { CheckCircle2, UserRound } from 'lucide-react'
+import { errorMessage } from '@/components/api-client'
 import { Button } from '@/components/ui/button'
+import { Input } from '@/components/ui/input'
 import type { AgentAppearance, ConversationDetail } from '@/lib/domain/agents'
-import { fetchPublicConversation, patchConversationStatus, postVisitorMessage } from './chat-api'
+import { captureLead, fetchPublicConversation, patchConversationStatus, postVisitorMessage } from './chat-api'
 import { toChatMessage } from './public-chat-session'
 import type { ChatMessage } from './use-agent-chat'
 
@@ -15,14 +17,16 @@ import type { ChatMessage } from './use-agent-chat'
 /** How often the chat looks for an operator's reply (ms). */
 export const SUPPORT_POLL_MS = 3_000
 
-type SupportState = Pick<ConversationDetail, 'status' | 'isAiEnabled'>
+type SupportState = Pick<ConversationDetail, 'status' | 'isAiEnabled' | 'lead'>
 
 export function usePublicSupport({
+  agentId,
   conversationId,
   visitorId,
   busy,
   restore,
 }: {
+  agentId: string
   conversationId: string | undefined
   visitorId: string | undefined
   busy: boolean
@@ -36,7 +40,7 @@ export function usePublicSupport({
     if (!conversationId) return setState(null)
     const c = await fetchPublicConversation(conversationId).catch(() => null)
     if (!c || current.current !== conversationId) return
-    setState({ status: c.status, isAiEnabled: c.isAiEnabled })
+    setState({ status: c.status, isAiEnabled: c.isAiEnabled, lead: c.lead })
     // a person's replies, and what the visitor wrote to them, are read back from the server
     if (c.status !== 'RESOLVED' && (!c.isAiEnabled || c.status === 'HUMAN_REQUESTED')) restore(c.id, c.messages.map(toChatMessage))
   }, [conversationId, restore])
@@ -67,7 +71,15 @@ export function usePublicSupport({
     },
     [conversationId, refresh],
   )
-  return { state, personAnswers, sendToPerson, setStatus }
+  const leaveEmail = React.useCallback(
+    async (visitorEmail: string) => {
+      if (!conversationId) return
+      await captureLead(agentId, { visitorEmail, conversationId, visitorId })
+      await refresh()
+    },
+    [agentId, conversationId, visitorId, refresh],
+  )
+  return { state, personAnswers, sendToPerson, setStatus, leaveEmail }
 }
 
 /** The visitor's actions under the conversation: ask for a person, say it is resolved. */
@@ -108,5 +120,51 @@ export function SupportActions({
       )}
       {!state.isAiEnabled && <span className="text-muted-foreground" data-testid="person-answering">A person from the team is answering.</span>}
     </div>
+  )
+}
+
+/**
+ * Where a person can reach the visitor (a lead, as Chaindesk's widget asks for it): an email, once a conversation has
+ * started and while the agent offers a person; then the address it was left as.
+ */
+export function LeadForm({ appearance, state, onLeave }: { appearance: AgentAppearance; state: SupportState | null; onLeave: (email: string) => Promise<void> }) {
+  const [email, setEmail] = React.useState('')
+  const [problem, setProblem] = React.useState<string | null>(null)
+  const [pending, setPending] = React.useState(false)
+  if (!state || !appearance.humanHandoff) return null
+  if (state.lead) {
+    return (
+      <p className="border-t px-3 py-2 text-xs text-muted-foreground" data-testid="lead-left">
+        A person can reply to {state.lead.email}.
+      </p>
+    )
+  }
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault()
+    setPending(true)
+    try {
+      await onLeave(email.trim())
+      setProblem(null)
+    } catch (error) {
+      setProblem(errorMessage(error))
+    } finally {
+      setPending(false)
+    }
+  }
+  return (
+    <form onSubmit={e => void submit(e)} className="flex flex-wrap items-center gap-2 border-t px-3 py-2 text-xs" aria-label="Leave your email">
+      <label htmlFor="lead-email" className="text-muted-foreground">
+        Your email, so a person can reply
+      </label>
+      <Input id="lead-email" type="email" required value={email} onChange={e => setEmail(e.target.value)} className="h-8 w-56 text-xs" autoComplete="email" aria-invalid={!!problem || undefined} />
+      <Button type="submit" size="sm" variant="outline" disabled={pending || !email.trim()}>
+        Leave my email
+      </Button>
+      {problem && (
+        <span role="alert" className="text-destructive">
+          {problem}
+        </span>
+      )}
+    </form>
   )
 }
