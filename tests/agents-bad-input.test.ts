@@ -200,7 +200,7 @@ describe('bad input on the agents endpoints', () => {
       await call(agentItem.POST, `/api/agents/${agentId}`, { method: 'POST', headers: tenant.headers, params }),
       await call(agentQuery.GET, `/api/agents/${agentId}/query`, { headers: tenant.headers, params }),
       await call(agentConversations.DELETE, `/api/agents/${agentId}/conversations`, { method: 'DELETE', headers: tenant.headers, params }),
-      await call(conversationItem.PATCH, '/api/conversations/c1', { method: 'PATCH', headers: tenant.headers, params: { id: 'c1' } }),
+      await call(conversationItem.DELETE, '/api/conversations/c1', { method: 'DELETE', headers: tenant.headers, params: { id: 'c1' } }),
       await call(usageRoute.POST, '/api/usage', { method: 'POST', headers: tenant.headers }),
     ]
     for (const res of cases) expectRefused(res, 405, res.text)

@@ -61,11 +61,14 @@ describe('ANALYZE by autovacuum\'s rule on the embedded database', () => {
 })
 
 describe('GET /api/health', () => {
-  test('says how many chunks the database holds and whether it nears its ceiling', async () => {
+  test('says how many chunks the database holds and whether it nears its ceiling (to the organization)', async () => {
     const { GET } = await import('@/app/api/health/route')
     const { getDatabase } = await import('@/lib/db/client')
+    const { createTenant } = await import('./helpers/tenants')
     const db = await getDatabase()
-    const res = await (GET as unknown as (req: Request, ctx: unknown) => Promise<Response>)(new Request('http://127.0.0.1/api/health'), { params: Promise.resolve({}) })
+    // the details are the organization's (a key) since issue 22: anyone else reads status and database kind only
+    const { headers } = await createTenant()
+    const res = await (GET as unknown as (req: Request, ctx: unknown) => Promise<Response>)(new Request('http://127.0.0.1/api/health', { headers }), { params: Promise.resolve({}) })
     const body = (await res.json()) as { capacity: { database: string; chunks: number; level: string; ceiling: number | null } }
     expect(res.status).toBe(200)
     expect(body.capacity).toMatchObject({ database: db.kind, level: 'ok' })

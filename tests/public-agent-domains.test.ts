@@ -34,6 +34,7 @@ describe('the domain allow-list', () => {
       code: 'origin_not_allowed',
       message: 'This agent cannot be used from https://evil.example.net: the site is not in its list of allowed domains',
       details: { origin: 'https://evil.example.net' },
+      requestId: refused.headers.get('x-request-id'),
     })
     // the agent's read, which the bubble makes first, is refused the same way
     const read = await getAgentVia(agent.id, { origin: 'https://evil.example.net' })

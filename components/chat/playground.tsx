@@ -5,89 +5,25 @@ import Link from 'next/link'
 import { useRouter } from 'next/navigation'
 import { useQueryClient } from '@tanstack/react-query'
 import { Bot, MessageSquarePlus, MessagesSquare, SlidersHorizontal } from 'lucide-react'
-import { ModelItems } from '@/components/agents/agent-form-fields'
 import { NewAgentButton } from '@/components/agents/agents-table'
 import { ModelName } from '@/components/agents/model-id-hint'
-import { modelLabel, QUERY_MODEL_NAMES, type Agent } from '@/components/agents/types'
+import { type Agent } from '@/components/agents/types'
 import { useAgents } from '@/components/agents/use-agents'
 import { countOf } from '@/components/format'
 import { EmptyState } from '@/components/layout/empty-state'
-import { FormField } from '@/components/layout/form-field'
 import { LoadError, loadFailed, useErrorToast } from '@/components/layout/query-states'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Label } from '@/components/ui/label'
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select'
 import { Skeleton } from '@/components/ui/skeleton'
-import { Slider } from '@/components/ui/slider'
-import { Switch } from '@/components/ui/switch'
-import { cn } from '@/lib/utils'
 import { ChatComposer } from './chat-composer'
 import { ChatMessages } from './chat-messages'
 import { fetchConversation } from './chat-api'
 import { conversationLabel, PastConversations, playgroundConversationsKey } from './past-conversations'
 import { toChatMessage } from './public-chat-session'
+import { Overrides } from './playground-overrides'
 import { useAgentChat, type ChatOverrides } from './use-agent-chat'
-
-const AGENT_DEFAULT = 'agent-default'
-
-function Overrides({
-  agent,
-  value,
-  onChange,
-}: {
-  agent: Agent
-  value: ChatOverrides
-  onChange: (v: ChatOverrides) => void
-}) {
-  const overridingTemperature = value.temperature !== undefined
-  return (
-    <div className="grid gap-5" role="group" aria-label="Overrides for this conversation">
-      <FormField id="override-model" label="Model">
-        <Select
-          value={value.modelName ?? AGENT_DEFAULT}
-          onValueChange={v => onChange({ ...value, modelName: v === AGENT_DEFAULT ? undefined : v })}
-        >
-          <SelectTrigger id="override-model" className="w-full">
-            <SelectValue />
-          </SelectTrigger>
-          <SelectContent>
-            <SelectItem value={AGENT_DEFAULT}>Agent’s model ({modelLabel(agent.modelName)})</SelectItem>
-            <ModelItems names={QUERY_MODEL_NAMES} />
-          </SelectContent>
-        </Select>
-      </FormField>
-      <div className="grid gap-3">
-        <div className="flex items-center justify-between gap-2">
-          <Label htmlFor="override-temperature-switch">Override temperature</Label>
-          <Switch
-            id="override-temperature-switch"
-            checked={overridingTemperature}
-            onCheckedChange={on => onChange({ ...value, temperature: on ? agent.temperature : undefined })}
-          />
-        </div>
-        {/* only the slider fades when off: faded text (1.97:1) is unreadable */}
-        <div className="grid gap-2" data-overriding={overridingTemperature}>
-          <div className="flex justify-between text-xs text-muted-foreground">
-            <span id="override-temperature-label">Temperature</span>
-            <span className="font-mono tabular-nums">{(value.temperature ?? agent.temperature).toFixed(2)}</span>
-          </div>
-          <Slider
-            aria-labelledby="override-temperature-label"
-            min={0}
-            max={1}
-            step={0.05}
-            disabled={!overridingTemperature}
-            className={cn(!overridingTemperature && 'opacity-50')}
-            value={[value.temperature ?? agent.temperature]}
-            onValueChange={([v]) => onChange({ ...value, temperature: Math.round(v * 100) / 100 })}
-          />
-        </div>
-      </div>
-      <p className="text-xs text-muted-foreground">Overrides apply to the next questions only; the agent’s settings do not change.</p>
-    </div>
-  )
-}
 
 /** The conversation's name (a link to it in the agent's conversations), the settings toggle and "New conversation". */
 function ConversationBar({ agent, conversationId, firstQuestion, canReset, onReset, onToggleSettings, showSettings }: {
