@@ -15,6 +15,8 @@ import * as auditLogExport from './audit-log/export/route'
 import * as auditLog from './audit-log/route'
 import * as connectionsId from './connections/[id]/route'
 import * as connections from './connections/route'
+import * as conversationsIdApprovalsApprovalId from './conversations/[id]/approvals/[approvalId]/route'
+import * as conversationsIdApprovals from './conversations/[id]/approvals/route'
 import * as conversationsIdMessagesMessageIdFeedback from './conversations/[id]/messages/[messageId]/feedback/route'
 import * as conversationsIdMessage from './conversations/[id]/message/route'
 import * as conversationsIdMessages from './conversations/[id]/messages/route'
@@ -66,6 +68,8 @@ export const ROUTE_MODULES = [
   auditLog,
   connectionsId,
   connections,
+  conversationsIdApprovalsApprovalId,
+  conversationsIdApprovals,
   conversationsIdMessagesMessageIdFeedback,
   conversationsIdMessage,
   conversationsIdMessages,

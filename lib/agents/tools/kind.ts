@@ -22,6 +22,8 @@ export interface OfferedTool {
   name: string
   description: string
   inputSchema: Record<string, unknown>
+  /** Each call waits for an operator's decision (an HTTP tool's `requiresApproval`): recorded, not made, until approved. */
+  requiresApproval?: boolean
   /** The text the model is given; throws when the call fails (the model is told the error). */
   call: (args: Record<string, unknown>, signal: AbortSignal) => Promise<string>
 }
