@@ -5,6 +5,7 @@ import type { Contract, EndpointHandler, Method } from '@/lib/api/endpoint'
 import { METHODS } from '@/lib/api/endpoint'
 import * as agentsIdCapture from './agents/[id]/capture/route'
 import * as agentsIdConversations from './agents/[id]/conversations/route'
+import * as agentsIdToolsRefresh from './agents/[id]/tools/refresh/route'
 import * as agentsIdQuery from './agents/[id]/query/route'
 import * as agentsId from './agents/[id]/route'
 import * as agentsIdVisitorSecret from './agents/[id]/visitor-secret/route'
@@ -58,6 +59,7 @@ import * as openapi from './openapi.json/route'
 export const ROUTE_MODULES = [
   agentsIdCapture,
   agentsIdConversations,
+  agentsIdToolsRefresh,
   agentsIdQuery,
   agentsId,
   agentsIdVisitorSecret,

@@ -9,6 +9,7 @@ import { Label } from '@/components/ui/label'
 import { Textarea } from '@/components/ui/textarea'
 import { HTTP_TOOL_METHODS } from '@/lib/domain/agent-tools'
 import { Hint } from './agent-form-fields'
+import { McpToolList } from './mcp-tool-list'
 import type { HttpMethod, ToolFormValue } from './tool-form'
 
 // One tool of the agent form: an HTTP API (name, description, method, URL template, headers, parameters) or an MCP
@@ -59,6 +60,7 @@ export function ToolEditor({ tool, index, onChange, onRemove }: { tool: ToolForm
       ) : (
         <FormField id={id('allowedTools')} label="Allowed tools (comma-separated; empty: all)">
           <Input id={id('allowedTools')} value={tool.allowedTools} onChange={e => set('allowedTools', e.target.value)} placeholder="check_stock, find_product" />
+          <McpToolList tool={tool} onListed={listed => set('listed', listed)} />
         </FormField>
       )}
       <Button type="button" variant="ghost" size="sm" className="justify-self-start" onClick={onRemove}>

@@ -23,6 +23,8 @@ export interface ToolFormValue {
   allowedTools: string
   /** HTTP tools: each call waits for an operator's approval in the inbox. */
   requiresApproval: boolean
+  /** MCP servers: the tools the service listed when the agent was saved (shown, never sent). */
+  listed: { tools: string[]; error: string | null } | null
 }
 
 export const isBuiltin = (type: ToolFormValue['type']): type is BuiltinToolType => (BUILTIN_TOOL_TYPES as readonly string[]).includes(type)
@@ -30,13 +32,16 @@ export const isBuiltin = (type: ToolFormValue['type']): type is BuiltinToolType 
 const EMPTY_PARAMETERS = JSON.stringify({ type: 'object', properties: {}, required: [] }, null, 2)
 
 export function newTool(type: ToolFormValue['type']): ToolFormValue {
-  return { type, name: '', description: '', method: 'GET', url: '', headers: '', parameters: EMPTY_PARAMETERS, allowedTools: '', requiresApproval: false }
+  return { type, name: '', description: '', method: 'GET', url: '', headers: '', parameters: EMPTY_PARAMETERS, allowedTools: '', requiresApproval: false, listed: null }
 }
 
 export function toolToFormValue(tool: AgentToolResource): ToolFormValue {
   if (tool.type !== 'http' && tool.type !== 'mcp') return newTool(tool.type)
   const headers = Object.keys(tool.headers).map(name => `${name}: ${MASKED_SECRET}`).join('\n')
-  if (tool.type === 'mcp') return { ...newTool('mcp'), name: tool.name, url: tool.url, headers, allowedTools: (tool.allowedTools ?? []).join(', ') }
+  if (tool.type === 'mcp') {
+    const listed = tool.listedAt ? { tools: tool.tools.map(t => t.name), error: tool.listError } : null
+    return { ...newTool('mcp'), name: tool.name, url: tool.url, headers, allowedTools: (tool.allowedTools ?? []).join(', '), listed }
+  }
   return { ...newTool('http'), name: tool.name, description: tool.description, method: tool.method, url: tool.url, headers, parameters: JSON.stringify(tool.parameters, null, 2), requiresApproval: tool.requiresApproval }
 }
 

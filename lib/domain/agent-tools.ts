@@ -30,6 +30,9 @@ export const McpToolResource = z
     url: z.string().describe('An MCP server over Streamable HTTP'),
     headers: MaskedHeaders,
     allowedTools: z.array(z.string()).nullable().describe("The server's tools offered to the model; null: all"),
+    tools: z.array(z.strictObject({ name: z.string(), description: z.string() })).describe("The server's tools as last listed (when saved, or refreshed)"),
+    listedAt: z.string().nullable().describe('When the tools were last listed'),
+    listError: z.string().nullable().describe('Why the server could not be listed when saved (each answer then lists it again until a refresh succeeds)'),
   })
   .meta({ id: 'McpTool' })
 export type McpToolResource = z.infer<typeof McpToolResource>

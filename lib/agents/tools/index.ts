@@ -35,6 +35,11 @@ export function storeTools(bodies: AgentToolsBody, previous: StoredTool[] = []):
   })
 }
 
+/** The tools as saved: what each kind adds from the network (an MCP server's listed tools). */
+export async function prepareTools(stored: StoredTool[], context: { organizationId: string }): Promise<StoredTool[]> {
+  return Promise.all(stored.map(tool => kindOf(tool.type).prepare?.(tool, context) ?? tool)) as Promise<StoredTool[]>
+}
+
 /** The stored tools of an agent row (a JSON column). */
 export function storedTools(column: unknown): StoredTool[] {
   return Array.isArray(column) ? (column as StoredTool[]).filter(t => t && Object.hasOwn(KINDS, t.type)) : []

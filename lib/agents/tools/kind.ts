@@ -33,6 +33,8 @@ export interface ToolKind<T extends string, Body, Stored extends { type: T; name
   body: z.ZodType<Body>
   /** The stored form of a body; `previous` is the stored tool of the same name, whose secrets a PATCH may keep. */
   store: (body: Body, previous: Stored | undefined) => Stored
+  /** What saving adds that needs the network (an MCP server's tools, listed and cached): run on create and PATCH. */
+  prepare?: (stored: Stored, context: { organizationId: string }) => Promise<Stored>
   /** How the API shows it (secrets masked). */
   resource: (stored: Stored) => Resource
   /** The functions it offers the model for one answer (none when it cannot be reached: the answer goes on). */
