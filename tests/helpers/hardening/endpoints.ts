@@ -11,7 +11,7 @@ import type { TenantWorld } from './world'
 export { METHODS, type Method }
 
 /** What a path parameter names: a resource of a tenant, or the catch-all's segments. */
-export type IdKind = 'datastore' | 'datasource' | 'agent' | 'publicAgent' | 'conversation' | 'message' | 'apiKey' | 'webhook' | 'webhookDelivery' | 'connection' | 'segments'
+export type IdKind = 'datastore' | 'datasource' | 'agent' | 'publicAgent' | 'conversation' | 'message' | 'apiKey' | 'webhook' | 'webhookDelivery' | 'connection' | 'approval' | 'segments'
 
 export interface EndpointSpec {
   file: string
@@ -127,6 +127,8 @@ export const EXAMPLES: Record<string, Example> = {
   'POST /api/agents/{id}/capture': { valid: w => ({ visitorEmail: 'visitor@example.com', conversationId: w.conversationId, visitorId: w.visitorId }) },
   'GET /api/leads': { query: { agentId: 'x', limit: '10', cursor: '' } },
   'GET /api/leads/export': { query: { agentId: 'x', format: 'csv' } },
+  // issue 25: an operator's decision on a waiting tool call (each request gets a fresh pending approval: probe.ts)
+  'POST /api/conversations/{id}/approvals/{approvalId}': { valid: () => ({ decision: 'deny' }) },
   'GET /api/conversations': { query: { limit: '10', cursor: '', agentId: 'x', status: 'HUMAN_REQUESTED', assigneeId: 'none', aiEnabled: 'true' } },
 }
 
@@ -141,6 +143,7 @@ const ID_KINDS: Record<string, IdKind> = {
   webhooks: 'webhook',
   deliveries: 'webhookDelivery',
   connections: 'connection',
+  approvals: 'approval',
   upsert: 'datastore',
   'file-upload': 'datastore',
   query: 'datastore',

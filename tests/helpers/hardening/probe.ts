@@ -39,6 +39,7 @@ const FIELD: Record<Exclude<IdKind, 'segments'>, keyof TenantWorld> = {
   webhook: 'webhookId',
   webhookDelivery: 'webhookDeliveryId',
   connection: 'connectionId',
+  approval: 'approvalId',
 }
 
 async function resolveId(kind: IdKind, choice: IdChoice, spec: EndpointSpec, own: TenantWorld, other: TenantWorld): Promise<string | string[]> {
@@ -46,6 +47,8 @@ async function resolveId(kind: IdKind, choice: IdChoice, spec: EndpointSpec, own
   if (kind === 'segments') return ['nothing', 'here']
   if (choice.tag === 'missing') return `cm${randomBytes(11).toString('hex')}`
   if (choice.tag === 'other') return other[FIELD[kind]] as string
+  // a decision is made once: each request decides a fresh pending approval of the world's conversation
+  if (kind === 'approval') return freshResource(own, 'approval')
   if (spec.destructive && kind !== 'publicAgent' && kind !== 'conversation' && kind !== 'message' && kind !== 'webhookDelivery') return freshResource(own, kind)
   return own[FIELD[kind]] as string
 }

@@ -32,6 +32,8 @@ export interface TenantWorld extends TestTenant {
   /** A Notion connection of the organization, and a token the world's fake Notion accepts. */
   connectionId: string
   notionToken: string
+  /** A tool call of the conversation waiting for an operator (issue 25). */
+  approvalId: string
 }
 
 // One fake Notion per test file, at "localhost" (trusted as a private host for it only): connections are checked
@@ -80,7 +82,9 @@ export async function createTenantWorld(label: string, marker = `${label}-${++n}
   const fake = await worldNotion()
   const connectionId = await createConnectionRow(organizationId, fake.token, `${marker} connection`)
   const delivery = await prisma.webhookDelivery.create({ data: { organizationId, endpointId: webhook, event: 'datasource.synched', body: '{}', status: 'failed' } })
+  const approvalId = await createApprovalRow(w0(organizationId, agent.id, conversation.id))
   return {
+    approvalId,
     connectionId,
     notionToken: fake.token,
     webhookId: webhook,
@@ -113,8 +117,17 @@ async function createConnectionRow(organizationId: string, token: string, name =
   return row.id
 }
 
+const w0 = (organizationId: string, agentId: string, conversationId: string) => ({ organizationId, agentId, conversationId })
+
+async function createApprovalRow(at: { organizationId: string; agentId: string; conversationId: string }): Promise<string> {
+  const prisma = await getPrisma()
+  const continuation = { system: 'You help.', messages: [{ role: 'user', content: 'Refund R-1' }], settings: { temperature: 0 } }
+  const row = await prisma.toolApproval.create({ data: { ...at, toolCallId: 'call_1', toolName: 'refund_order', arguments: { orderId: 'R-1' }, continuation } })
+  return row.id
+}
+
 /** Fresh resources of a tenant, for requests that destroy what they name. */
-export async function freshResource(w: TenantWorld, kind: 'datastore' | 'datasource' | 'agent' | 'apiKey' | 'webhook' | 'connection'): Promise<string> {
+export async function freshResource(w: TenantWorld, kind: 'datastore' | 'datasource' | 'agent' | 'apiKey' | 'webhook' | 'connection' | 'approval'): Promise<string> {
   const prisma = await getPrisma()
   const organizationId = w.ctx.organizationId
   switch (kind) {
@@ -130,5 +143,7 @@ export async function freshResource(w: TenantWorld, kind: 'datastore' | 'datasou
       return createWebhookRow(organizationId)
     case 'connection':
       return createConnectionRow(organizationId, w.notionToken)
+    case 'approval':
+      return createApprovalRow({ organizationId, agentId: w.agentId, conversationId: w.conversationId })
   }
 }
