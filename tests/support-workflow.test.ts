@@ -286,8 +286,8 @@ describe('leads', () => {
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8')
     const [header, row, end] = res.text.split('\r\n')
-    expect(header).toBe('email,agent_id,agent_name,conversation_id,visitor_id,created_at')
-    expect(row.startsWith(`ada@example.com,${agent.id},`)).toBe(true)
+    expect(header).toBe('email,name,phone,agent_id,agent_name,conversation_id,visitor_id,created_at')
+    expect(row.startsWith(`ada@example.com,,,${agent.id},`)).toBe(true)
     expect(end).toBe('')
     for (const [value, cell] of [['=HYPERLINK("x")', `"'=HYPERLINK(""x"")"`], ['+1', "'+1"], ['-2', "'-2"], ['@SUM(A1)', "'@SUM(A1)"], ['plain', 'plain']]) {
       expect(csvField(value)).toBe(cell)

@@ -99,7 +99,7 @@ function toLead(l: LeadRow): LeadResource {
   return { id: l.id, email: l.email, name: l.name, phone: l.phone, agentId: l.agentId, agentName: l.agent.name, conversationId: l.conversationId, visitorId: l.visitorId, createdAt: l.createdAt.toISOString() }
 }
 
-export const LEAD_CSV_COLUMNS = ['email', 'agent_id', 'agent_name', 'conversation_id', 'visitor_id', 'created_at'] as const
+export const LEAD_CSV_COLUMNS = ['email', 'name', 'phone', 'agent_id', 'agent_name', 'conversation_id', 'visitor_id', 'created_at'] as const
 
 
 /** The leads as CSV lines (header first), a page at a time. */
@@ -108,7 +108,7 @@ export async function* exportLeads(ctx: TenantContext, agentId: string | undefin
   let cursor: string | undefined
   do {
     const page = await listLeads(ctx, { agentId, limit: 200, cursor })
-    for (const l of page.items) yield `${[l.email, l.agentId, l.agentName, l.conversationId, l.visitorId, l.createdAt].map(csvField).join(',')}\r\n`
+    for (const l of page.items) yield `${[l.email, l.name, l.phone, l.agentId, l.agentName, l.conversationId, l.visitorId, l.createdAt].map(csvField).join(',')}\r\n`
     cursor = page.nextCursor ?? undefined
   } while (cursor)
 }
