@@ -1,0 +1,180 @@
+// `npm run bench:load [-- --levels 1,8,64 --seconds 15 --rate 50 --processes 2]`: many visitors at once (issue 28),
+// over real HTTP against the built app as `npm start` runs it (scripts/serve.mjs, its own process, fresh DATA_DIR),
+// a datastore of 1,000 SciFact abstracts (real text; ../shared/data/scifact-train, BENCH_BEIR to point elsewhere),
+// streaming agent questions (SciFact's claims) against the fake OpenAI-compatible server in a process of its own
+// (first piece at once). Closed loop at each level (that many visitors, each asking again as soon as an answer
+// ends), then an open loop (`--rate` arrivals a second, whatever the answers do). Prints questions/s, time to the
+// first answer event p50/p95/p99, the server's CPU ms a question (/proc, every server process), errors and 503s.
+// BENCH_DATABASE_URL=postgres://…: the server on PostgreSQL; with `--processes 2` a second web process (WORKER=off)
+// on the same database, requests round-robin.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { createParser } from 'eventsource-parser'
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..')
+const KEY = 'ads_bench_load_key_0123456789abcdef'
+const DOCUMENTS = 1_000
+
+interface Options { levels: number[]; seconds: number; rate: number; processes: number }
+interface Outcome { firstMs: number | null; status: number }
+
+function parseOptions(argv: string[]): Options {
+  const value = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined)
+  return {
+    levels: (value('--levels') ?? '1,8,64').split(',').map(Number),
+    seconds: Number(value('--seconds') ?? 15),
+    rate: Number(value('--rate') ?? 50),
+    processes: Number(value('--processes') ?? 1),
+  }
+}
+
+const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms))
+
+async function waitForHttp(url: string, child: ChildProcess, label: string): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error(`${label} exited (${child.exitCode})`)
+    if (await fetch(url).then(r => r.ok, () => false)) return
+    await sleep(250)
+  }
+  throw new Error(`${label} did not answer at ${url}`)
+}
+
+function freePort(base: number): number {
+  return base + Math.floor(Math.random() * 500)
+}
+
+/** utime + stime of a process, in ms (Linux /proc). */
+function cpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
+}
+
+function startServer(port: number, env: Record<string, string>): ChildProcess {
+  const child = spawn(process.execPath, ['scripts/serve.mjs'], { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', NEXT_TELEMETRY_DISABLED: '1', LOG_LEVEL: 'warn' }, stdio: ['ignore', 'ignore', 'inherit'] })
+  return child
+}
+
+async function seed(base: string): Promise<{ agentId: string; questions: string[] }> {
+  const dir = process.env.BENCH_BEIR ?? path.join(ROOT, '..', 'shared', 'data', 'scifact-train')
+  const docs = fs.readFileSync(path.join(dir, 'corpus.jsonl'), 'utf8').split('\n').filter(Boolean).slice(0, DOCUMENTS).map(l => JSON.parse(l) as { title: string; text: string })
+  const questions = fs.readFileSync(path.join(dir, 'queries.jsonl'), 'utf8').split('\n').filter(Boolean).map(l => (JSON.parse(l) as { text: string }).text)
+  const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }
+  const store = await (await fetch(`${base}/api/datastores`, { method: 'POST', headers, body: JSON.stringify({ name: 'SciFact' }) })).json() as { id: string }
+  for (let i = 0; i < docs.length; i += 250) {
+    const documents = docs.slice(i, i + 250).map(d => ({ text: `${d.title}\n\n${d.text}` }))
+    const res = await fetch(`${base}/api/datastores/upsert/${store.id}`, { method: 'POST', headers, body: JSON.stringify({ documents }) })
+    if (!res.ok) throw new Error(`upsert: ${res.status} ${await res.text()}`)
+  }
+  // until the worker has synched every document (none pending or running)
+  for (;;) {
+    const waiting = await (await fetch(`${base}/api/datastores/${store.id}/datasources?status=unsynched,pending,running&limit=1`, { headers })).json() as { items?: unknown[] }
+    if (!Array.isArray(waiting.items)) throw new Error(`datasources: ${JSON.stringify(waiting).slice(0, 300)}`)
+    if (waiting.items.length === 0) break
+    await sleep(1000)
+  }
+  const agent = await (await fetch(`${base}/api/agents`, { method: 'POST', headers, body: JSON.stringify({ name: 'Load', datastoreIds: [store.id], minScore: 0 }) })).json() as { id: string }
+  return { agentId: agent.id, questions }
+}
+
+/** One streamed question: the time to its first answer event, or its refusal. */
+async function ask(base: string, agentId: string, question: string): Promise<Outcome> {
+  const started = performance.now()
+  const res = await fetch(`${base}/api/agents/${agentId}/query`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ query: question, streaming: true }),
+  }).catch(() => null)
+  if (!res) return { firstMs: null, status: 0 }
+  if (res.status !== 200) {
+    await res.arrayBuffer().catch(() => {})
+    return { firstMs: null, status: res.status }
+  }
+  let first: number | null = null
+  let done = false
+  const parser = createParser({ onEvent: e => {
+    if (first === null && (e.event === 'answer' || (!e.event && e.data !== '[DONE]'))) first = performance.now() - started
+    if (e.data === '[DONE]') done = true
+  } })
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader()
+  for (let read = await reader.read(); !read.done; read = await reader.read()) parser.feed(read.value)
+  return { firstMs: first, status: done && first !== null ? 200 : 599 }
+}
+
+function summary(label: string, outcomes: Outcome[], seconds: number, cpu: number) {
+  const ok = outcomes.filter(o => o.status === 200).map(o => o.firstMs!).sort((a, b) => a - b)
+  const at = (p: number) => (ok.length ? Math.round(ok[Math.min(ok.length - 1, Math.floor((p / 100) * ok.length))]) : NaN)
+  return {
+    load: label,
+    questions_per_s: Math.round((ok.length / seconds) * 10) / 10,
+    first_p50_ms: at(50), first_p95_ms: at(95), first_p99_ms: at(99),
+    cpu_ms_per_question: ok.length ? Math.round((cpu / ok.length) * 10) / 10 : NaN,
+    errors: outcomes.filter(o => o.status !== 200 && o.status !== 503).length,
+    refused_503: outcomes.filter(o => o.status === 503).length,
+  }
+}
+
+export async function run(argv: string[] = []): Promise<void> {
+  const options = parseOptions(argv)
+  const built = spawnSync(process.execPath, ['scripts/prepare.mjs', '--build'], { cwd: ROOT, stdio: 'inherit' })
+  if (built.status !== 0) throw new Error('the build failed')
+  const modelPort = freePort(41000)
+  const model = spawn(process.execPath, ['e2e/support/fake-openai-server.mjs', String(modelPort)], { cwd: ROOT, stdio: 'ignore' })
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-load-'))
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir, INIT_ADMIN_EMAIL: 'bench@example.com', INIT_ADMIN_PASSWORD: 'bench-password-123', INIT_API_KEY: KEY,
+    OPENAI_API_KEY: 'sk-fake', OPENAI_BASE_URL: `http://127.0.0.1:${modelPort}/v1`, EMBEDDINGS_DIMENSIONS: '64',
+    ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
+  }
+  const servers: { child: ChildProcess; base: string }[] = []
+  try {
+    await waitForHttp(`http://127.0.0.1:${modelPort}/health`, model, 'the fake model')
+    for (let i = 0; i < options.processes; i++) {
+      const port = freePort(42000 + i * 1000)
+      const child = startServer(port, i === 0 ? env : { ...env, WORKER: 'off' })
+      servers.push({ child, base: `http://127.0.0.1:${port}` })
+      await waitForHttp(`http://127.0.0.1:${port}/api/health`, child, `server ${i + 1}`)
+    }
+    const { agentId, questions } = await seed(servers[0].base)
+    let next = 0
+    const question = () => questions[next++ % questions.length]
+    const base = () => servers[next % servers.length].base
+    const serverCpu = () => servers.reduce((sum, s) => sum + cpuMs(s.child.pid!), 0)
+    const rows = []
+    const load = os.loadavg()[0]
+    for (const level of options.levels) {
+      const outcomes: Outcome[] = []
+      const cpu = serverCpu()
+      const until = performance.now() + options.seconds * 1000
+      await Promise.all(Array.from({ length: level }, async () => {
+        while (performance.now() < until) outcomes.push(await ask(base(), agentId, question()))
+      }))
+      rows.push(summary(`${level} at a time`, outcomes, options.seconds, serverCpu() - cpu))
+      console.error(JSON.stringify(rows.at(-1)))
+    }
+    if (options.rate > 0) {
+      const outcomes: Promise<Outcome>[] = []
+      const cpu = serverCpu()
+      const started = performance.now()
+      for (let i = 0; i < options.rate * options.seconds; i++) {
+        const due = started + (i * 1000) / options.rate
+        if (due > performance.now()) await sleep(due - performance.now())
+        outcomes.push(ask(base(), agentId, question()))
+      }
+      const done = await Promise.all(outcomes)
+      rows.push(summary(`${options.rate} arriving a second`, done, (performance.now() - started) / 1000, serverCpu() - cpu))
+      console.error(JSON.stringify(rows.at(-1)))
+    }
+    const database = process.env.BENCH_DATABASE_URL ? `PostgreSQL, ${options.processes} web process${options.processes > 1 ? 'es' : ''}` : 'embedded PGlite, one process'
+    console.log(`\nCommand: \`${process.env.BENCH_DATABASE_URL ? 'BENCH_DATABASE_URL=… ' : ''}npm run bench:load -- --levels ${options.levels.join(',')} --seconds ${options.seconds} --rate ${options.rate} --processes ${options.processes}\` (${database}; 1,000 SciFact abstracts; load average at start ${load.toFixed(1)}, ${os.cpus().length} cores)\n`)
+    console.log('| load | questions/s | first answer p50 | p95 | p99 | server CPU a question | errors | 503 |')
+    console.log('|---|---|---|---|---|---|---|---|')
+    for (const r of rows) console.log(`| ${r.load} | ${r.questions_per_s} | ${r.first_p50_ms} ms | ${r.first_p95_ms} ms | ${r.first_p99_ms} ms | ${r.cpu_ms_per_question} ms | ${r.errors} | ${r.refused_503} |`)
+  } finally {
+    for (const s of servers) s.child.kill('SIGTERM')
+    model.kill('SIGTERM')
+    await sleep(500)
+    fs.rmSync(dataDir, { recursive: true, force: true })
+  }
+}
