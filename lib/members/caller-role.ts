@@ -16,8 +16,12 @@ export async function callerRole(ctx: TenantContext): Promise<Role> {
 }
 
 /** Refuses (403) handing out, or taking away, the owner role unless the caller is an owner. */
+export function assertOwnerFor(caller: Role, ...roles: Role[]): void {
+  if (roles.includes('owner') && caller !== 'owner') {
+    throw new Forbidden('forbidden', 'Only an owner may make someone owner, or change or remove an owner', { role: 'owner' })
+  }
+}
+
 export async function assertMayGrant(ctx: TenantContext, ...roles: Role[]): Promise<void> {
-  if (!roles.includes('owner')) return
-  if ((await callerRole(ctx)) === 'owner') return
-  throw new Forbidden('forbidden', 'Only an owner may make someone owner, or change or remove an owner', { role: 'owner' })
+  if (roles.includes('owner')) assertOwnerFor(await callerRole(ctx), ...roles)
 }

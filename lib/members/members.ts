@@ -3,7 +3,7 @@ import type { Role } from '@/lib/domain/access'
 import type { MemberResource } from '@/lib/domain/support'
 import type { TenantContext } from '@/lib/domain/tenant'
 import { Conflict, NotFound } from '@/lib/http/errors'
-import { assertMayGrant } from './caller-role'
+import { assertOwnerFor, callerRole } from './caller-role'
 
 // A member's role changed, or the member removed (PATCH and DELETE /api/members/{userId}). An organization always
 // keeps an owner: the last one can be neither demoted nor removed (409), whoever asks.
@@ -29,10 +29,11 @@ const toResource = (m: { role: Role; user: { id: string; name: string | null; em
 
 export async function changeMemberRole(ctx: TenantContext, userId: string, role: Role): Promise<MemberResource> {
   const prisma = await getPrisma()
+  const caller = await callerRole(ctx)
   return prisma.$transaction(async tx => {
     const member = await findMember(tx, ctx, userId)
     if (member.role === role) return toResource(member)
-    await assertMayGrant(ctx, member.role, role)
+    assertOwnerFor(caller, member.role, role)
     await keepAnOwner(tx, ctx, member.role)
     const updated = await tx.membership.update({ where: { id: member.id }, data: { role }, include: { user: { select: { id: true, name: true, email: true } } } })
     return toResource(updated)
@@ -42,9 +43,10 @@ export async function changeMemberRole(ctx: TenantContext, userId: string, role:
 /** Removes the member from the organization (their account, and their other organizations, stay). */
 export async function removeMember(ctx: TenantContext, userId: string): Promise<MemberResource> {
   const prisma = await getPrisma()
+  const caller = await callerRole(ctx)
   return prisma.$transaction(async tx => {
     const member = await findMember(tx, ctx, userId)
-    await assertMayGrant(ctx, member.role)
+    assertOwnerFor(caller, member.role)
     await keepAnOwner(tx, ctx, member.role)
     await tx.membership.delete({ where: { id: member.id } })
     // their conversations go back to the team's queue
