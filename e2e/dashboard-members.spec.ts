@@ -1,10 +1,12 @@
 import { expect, test } from '@playwright/test'
 import { signIn } from './support/auth'
+import { createDatastore, unique } from './support/dashboard'
 
 // Issue 24: an admin invites from the Members page; the invitee opens the link in a browser of their own, chooses a
 // password, and lands in the dashboard with the invited role (a viewer sees no "New datastore" and no admin pages).
 
-test('an invited viewer sets a password from the link and sees the dashboard as a viewer', async ({ page, browser }) => {
+test('an invited viewer sets a password from the link and sees the dashboard as a viewer', async ({ page, browser, request }) => {
+  const store = await createDatastore(request, unique('Team docs'))
   await signIn(page)
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Members' }).click()
   const email = `viewer-${Date.now()}@example.com`
@@ -13,7 +15,8 @@ test('an invited viewer sets a password from the link and sees the dashboard as 
   await page.getByRole('option', { name: 'viewer' }).click()
   await page.getByRole('button', { name: 'Invite' }).click()
   const link = await page.getByTestId('invitation-link').inputValue()
-  expect(link).toMatch(/\/invite\/inv_/)
+  // on the address the admin's browser used
+  expect(link.startsWith(`${new URL(page.url()).origin}/invite/inv_`), link).toBe(true)
   await expect(page.getByTestId('invitation-row').filter({ hasText: email })).toContainText('viewer')
 
   const context = await browser.newContext()
@@ -27,11 +30,13 @@ test('an invited viewer sets a password from the link and sees the dashboard as 
   await expect(invitee.getByTestId('signed-in-email')).toHaveText(email)
 
   await invitee.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Datastores' }).click()
-  await expect(invitee.getByRole('heading', { name: 'Datastores' })).toBeVisible()
+  await expect(invitee.getByRole('heading', { name: 'Datastores', exact: true })).toBeVisible()
+  // a viewer reads the organization's datastores, and cannot make one
+  await expect(invitee.getByText(store.name)).toBeVisible()
   await expect(invitee.getByRole('button', { name: 'New datastore' })).toHaveCount(0)
   await expect(invitee.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API keys' })).toHaveCount(0)
   // the API holds the line too, whatever the page shows
-  const refused = await invitee.request.post('/api/datastores', { data: { name: 'by a viewer' }, headers: { origin: new URL(link).origin } })
+  const refused = await invitee.request.post(new URL('/api/datastores', link).href, { data: { name: 'by a viewer' }, headers: { origin: new URL(link).origin } })
   expect(refused.status()).toBe(403)
 
   // the link worked once

@@ -3,6 +3,18 @@ import { endpoint, endpoints } from '@/lib/api/endpoint'
 import { CreatedInvitation, InvitationBody, InvitationResource } from '@/lib/domain/members'
 import { createInvitation, listInvitations } from '@/lib/members'
 
+/**
+ * The site's address as the caller reached it (its Host, or the proxy's X-Forwarded-Host / -Proto), for the link:
+ * Next's own request URL names the address the server listens on, which the invitee's browser may not reach.
+ * NEXTAUTH_URL, when set, wins (lib/members/invitations.ts).
+ */
+function siteOrigin(req: Request): string {
+  const url = new URL(req.url)
+  const host = req.headers.get('x-forwarded-host') ?? req.headers.get('host') ?? url.host
+  const proto = req.headers.get('x-forwarded-proto') ?? url.protocol.replace(/:$/, '')
+  return `${proto.split(',')[0].trim()}://${host.split(',')[0].trim()}`
+}
+
 export const { GET, POST, PUT, PATCH, DELETE } = endpoints('/api/invitations', {
   GET: endpoint({
     summary: 'The pending invitations (their links are not shown again)',
@@ -19,6 +31,6 @@ export const { GET, POST, PUT, PATCH, DELETE } = endpoints('/api/invitations', {
     body: InvitationBody,
     response: CreatedInvitation,
     status: 201,
-    handler: ({ ctx, body, req }) => createInvitation(ctx, body, new URL(req.url).origin),
+    handler: ({ ctx, body, req }) => createInvitation(ctx, body, siteOrigin(req)),
   }),
 })
