@@ -48,3 +48,27 @@ test('an invited viewer sets a password from the link and sees the dashboard as 
   await expect(page.getByTestId('member-row').filter({ hasText: email }).getByTestId('member-role')).toContainText('viewer')
   await expect(page.getByTestId('invitation-row').filter({ hasText: email })).toHaveCount(0)
 })
+
+test("a member of two organizations switches between them in the navigation, each showing its own datastores", async ({ page, request }) => {
+  const store = await createDatastore(request, unique('First org docs'))
+  await signIn(page)
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Datastores' }).click()
+  await expect(page.getByText(store.name)).toBeVisible()
+
+  const second = unique('Second org')
+  await page.getByTestId('organization-switcher').first().click()
+  await page.getByRole('option', { name: 'New organization…' }).click()
+  await page.getByLabel('Name').fill(second)
+  await page.getByRole('button', { name: 'Create and switch' }).click()
+  await expect(page).toHaveURL(/\/agents$/)
+  await expect(page.getByTestId('organization-switcher').first()).toContainText(second)
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Datastores' }).click()
+  await expect(page.getByText('No datastores yet')).toBeVisible()
+  await expect(page.getByText(store.name)).toHaveCount(0)
+
+  await page.getByTestId('organization-switcher').first().click()
+  await page.getByRole('option', { name: /My organization/ }).click()
+  await expect(page).toHaveURL(/\/agents$/)
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Datastores' }).click()
+  await expect(page.getByText(store.name)).toBeVisible()
+})
