@@ -21,8 +21,9 @@ async function findMember(tx: Tx, ctx: TenantContext, userId: string) {
 
 async function keepAnOwner(tx: Tx, ctx: TenantContext, leaving: Role) {
   if (leaving !== 'owner') return
-  const owners = await tx.membership.count({ where: { organizationId: ctx.organizationId, role: 'owner' } })
-  if (owners <= 1) throw new Conflict('The last owner of an organization cannot be removed or demoted: make another member owner first')
+  // the owners' rows locked: two owners demoting each other at once are decided one after the other
+  const owners = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM "Membership" WHERE "organizationId" = ${ctx.organizationId} AND role = 'owner' FOR UPDATE`
+  if (owners.length <= 1) throw new Conflict('The last owner of an organization cannot be removed or demoted: make another member owner first')
 }
 
 const toResource = (m: { role: Role; user: { id: string; name: string | null; email: string } }): MemberResource => ({ id: m.user.id, name: m.user.name, email: m.user.email, role: m.role })

@@ -57,6 +57,18 @@ describe("a member's role", () => {
     expect((await prisma.membership.findFirstOrThrow({ where: { organizationId: org.ctx.organizationId, userId: org.userId } })).role).toBe('owner')
   })
 
+  test('two owners demoting each other at once leave one owner', async () => {
+    const org = await createTenantWorld('two owners')
+    const second = await addMember('owner', org.ctx.organizationId)
+    const answers = await Promise.all([patch(second, 'admin', org.session), patch(org.userId, 'admin', await sessionOf(second))])
+    // one wins; the other is refused: the last owner (409), or no longer an owner by the time it is decided (403)
+    const [won, refused] = answers.map(a => a.status).sort()
+    expect(won).toBe(200)
+    expect([403, 409]).toContain(refused)
+    const prisma = await getPrisma()
+    expect(await prisma.membership.count({ where: { organizationId: org.ctx.organizationId, role: 'owner' } })).toBe(1)
+  })
+
   test("another organization's member is 404, and stays as it was", async () => {
     const res = await patch(stranger.memberUserId, 'viewer')
     expect(res.status).toBe(404)
