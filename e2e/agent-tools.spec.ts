@@ -73,3 +73,25 @@ test('the "Connect an assistant" page gives the MCP endpoint and the configurati
   await expect(page.getByTestId('assistant-claude-desktop')).toContainText('mcp-remote')
   await expect(page.getByTestId('assistant-inspector')).toContainText('--transport http')
 })
+
+test('the built-in actions are checkboxes of the agent form; request_human, called by the model, hands the conversation over', async ({ page, request }) => {
+  await signIn(page)
+  await page.goto('/agents/new')
+  await page.getByLabel('Name', { exact: true }).fill(unique('Support agent'))
+  await page.getByLabel('Hand over to a person').check()
+  await page.getByLabel("Keep the customer's contact").check()
+  await page.getByRole('button', { name: 'Create agent' }).click()
+
+  await expect(page).toHaveURL(/\/agents\/(?!new$)[^/]+$/)
+  const id = page.url().split('/').pop()!
+  const created = await (await request.get(`/api/agents/${id}`, { headers: auth })).json()
+  expect(created.tools).toEqual([{ type: 'request_human' }, { type: 'lead_capture' }])
+  await expect(page.getByLabel('Hand over to a person')).toBeChecked()
+  await expect(page.getByLabel('Mark conversations as resolved')).not.toBeChecked()
+
+  await fakeModel(request, { toolCalls: [{ name: 'request_human', arguments: {} }], replyFromTools: true, delayMs: 0 })
+  const asked = await (await request.post(`/api/agents/${id}/query`, { headers: auth, data: { query: 'A person, please' } })).json()
+  expect(asked.answer).toContain('a person will reply')
+  const conversation = await (await request.get(`/api/conversations/${asked.conversationId}`, { headers: auth })).json()
+  expect(conversation.status).toBe('HUMAN_REQUESTED')
+})

@@ -61,6 +61,8 @@ const ConfigSchema = z.object({
   AGENT_MODEL_TIMEOUT_SECONDS: positiveInt.default(60),
   AGENT_HISTORY_TOKENS: z.coerce.number().int().min(0).default(2000),
   AGENT_TOP_K: positiveInt.default(5),
+  // questions in progress in one process (issue 28, lib/agents/admission.ts); past it 503 with Retry-After
+  AGENT_MAX_IN_FLIGHT: positiveInt.default(256),
   // agent tools (issue 25, lib/agents/tools): model steps per answer, each call's time, the response read and the
   // part of it the model is given, and whether tools may reach private networks
   AGENT_MAX_TOOL_STEPS: z.coerce.number().int().min(1).max(20).default(5),

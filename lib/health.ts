@@ -2,6 +2,7 @@ import { modelHealth } from '@/lib/agents/model-health'
 import { modelsInForce } from '@/lib/agents/model-catalogue'
 import { databaseCapacity } from '@/lib/db/capacity'
 import { getDatabase } from '@/lib/db/client'
+import type { SqlDriver } from '@/lib/db/sql-driver'
 import type { HealthReport } from '@/lib/domain/service'
 import { embeddingsProvider } from '@/lib/embeddings/provider'
 import pkg from '@/package.json'
@@ -11,12 +12,39 @@ import pkg from '@/package.json'
 // organization (an API key, a dashboard session) or a monitor holding METRICS_TOKEN, as they map the internals.
 
 
+// How long the check waits for its statement before asking whether the embedded database is merely busy
+const PING_PATIENCE_MS = 1_000
+// A transaction whose statements keep ending this recently is at work, not stuck
+const ALIVE_WITHIN_MS = 30_000
+
 export async function serviceHealth({ detailed }: { detailed: boolean }): Promise<HealthReport> {
   const db = await getDatabase()
-  await db.sql.query('SELECT 1')
-  if (!detailed) return { status: 'ok', database: db.kind }
+  const busy = await databaseBusy(db.sql)
+  if (!detailed) return { status: 'ok', database: db.kind, ...(busy && { databaseBusy: true }) }
   // the models named (endpoints and ids, never keys): what the dashboard shows is what the server calls
   // capacity: chunks held, and on the embedded database how close they are to its measured ceiling (lib/db/capacity.ts)
   const capacity = await databaseCapacity(db, embeddingsProvider() !== null)
-  return { status: 'ok', database: db.kind, version: pkg.version, models: { ...modelsInForce(), lastFailure: modelHealth().lastFailure }, capacity }
+  return { status: 'ok', database: db.kind, ...(busy && { databaseBusy: true }), version: pkg.version, models: { ...modelsInForce(), lastFailure: modelHealth().lastFailure }, capacity }
+}
+
+/**
+ * Whether the database answers (throws when it fails). The embedded database runs one statement at a time, and a
+ * large file's chunks are written in one transaction of several seconds: a check that waited for it would tell a load
+ * balancer the service is down while it works. So past PING_PATIENCE_MS, a transaction whose statements keep ending is
+ * reported as busy (true), not waited for; anything else is waited for.
+ */
+async function databaseBusy(sql: SqlDriver): Promise<boolean> {
+  const ping = sql.query('SELECT 1')
+  if (!sql.activity) return ping.then(() => false)
+  let timer: NodeJS.Timeout | undefined
+  const patience = new Promise<'waiting'>(resolve => (timer = setTimeout(() => resolve('waiting'), PING_PATIENCE_MS)))
+  const first = await Promise.race([ping.then(() => 'answered' as const), patience]).finally(() => clearTimeout(timer))
+  if (first === 'answered') return false
+  const { transactionSince, lastStatementAt } = sql.activity()
+  if (transactionSince !== null && Date.now() - lastStatementAt < ALIVE_WITHIN_MS) {
+    ping.catch(() => {}) // answered later, once the transaction ends; a failure then is the next check's
+    return true
+  }
+  await ping
+  return false
 }

@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process'
 
 const ALL = ['ingest', 'query', 'agent'] as const
-const ON_REQUEST = ['ingest-profile', 'retrieval', 'pglite-ceiling', 'ocr', 'floor'] as const
+const ON_REQUEST = ['pdf-read', 'ingest-profile', 'retrieval', 'pglite-ceiling', 'ocr', 'floor'] as const
 
 async function main() {
   const args = process.argv.slice(2)

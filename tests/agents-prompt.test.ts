@@ -66,6 +66,14 @@ describe('prompt assembly', () => {
     expect(lastUser(p)).toBe('Customer question: How often to descale?')
   })
 
+  test('the support persona offers a person only when the agent has the request_human tool', () => {
+    const without = assemble({ promptType: 'customer_support' })
+    const withTool = assemble({ promptType: 'customer_support', canRequestHuman: true })
+    expect(without.system).not.toContain('in touch with a human')
+    expect(withTool.system).toContain('offer to put the customer in touch with a human')
+    expect(withTool.system).toContain('request_human')
+  })
+
   test('systemPrompt and userPrompt win over the deprecated promptType', () => {
     const p = assemble({ promptType: 'customer_support', systemPrompt: 'Mine {context}', userPrompt: 'U: {query}' })
     expect(p.system.startsWith('Mine [1]')).toBe(true)

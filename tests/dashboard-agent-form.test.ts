@@ -136,11 +136,18 @@ describe('the agent form', () => {
       url: 'https://shop.example.com/orders/{id}',
       headers: { 'X-Api-Key': '********' as const },
       parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
-      requiresApproval: false,
+      requiresApproval: true,
     }
     const values = { ...valid, tools: [toolToFormValue(tool)] }
     expect(validateAgentForm(values)).toBeNull()
-    expect(toAgentBody(values).tools).toEqual([{ type: 'http', name: 'get_order', description: 'An order', method: 'GET', url: tool.url, headers: { 'X-Api-Key': '********' }, parameters: tool.parameters }])
+    expect(toAgentBody(values).tools).toEqual([{ type: 'http', name: 'get_order', description: 'An order', method: 'GET', url: tool.url, headers: { 'X-Api-Key': '********' }, parameters: tool.parameters, requiresApproval: true }])
+  })
+
+  test('the built-in actions are sent as their type alone, and come back from the stored agent', () => {
+    const values = { ...valid, tools: [newTool('request_human'), newTool('lead_capture')] }
+    expect(validateAgentForm(values)).toBeNull()
+    expect(toAgentBody(values).tools).toEqual([{ type: 'request_human' }, { type: 'lead_capture' }])
+    expect(toolToFormValue({ type: 'mark_as_resolved' }).type).toBe('mark_as_resolved')
   })
 
   test("a tool's parameters that are not JSON, or a tool without a name, are refused naming the tool", () => {

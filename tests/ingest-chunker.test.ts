@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { chunkingFor, chunkSections } from '@/lib/ingest/chunker'
+import { chunkingFor, chunkSections, chunkSectionsYielding } from '@/lib/ingest/chunker'
 import { countTokens, encodeTokens } from '@/lib/ingest/tokenizer'
 
 const SUBJECTS = ['The kettle', 'A toaster', 'Our blender', 'The coffee grinder', 'This rice cooker', 'The waffle iron']
@@ -163,5 +163,18 @@ describe('countTokens', () => {
     for (const text of samples) {
       for (let i = 0; i < text.length; i += 11) expect(countTokens(text.slice(i))).toBe(encodeTokens(text.slice(i)).length)
     }
+  })
+})
+
+describe("the worker's chunking", () => {
+  test('gives the same chunks as chunkSections and lets timers run while a 1,500-page file is chunked', async () => {
+    const sections = Array.from({ length: 1_500 }, (_, i) => ({ text: `Page ${i + 1}. ${'The kettle needs descaling once a month with citric acid. '.repeat(30)}`, metadata: { page: i + 1 } }))
+    const options = chunkingFor({})
+    let ticks = 0
+    const timer = setInterval(() => ticks++, 1)
+    const chunks = await chunkSectionsYielding(sections, options)
+    clearInterval(timer)
+    expect(chunks).toEqual(chunkSections(sections, options))
+    expect(ticks, 'timers that ran during the chunking').toBeGreaterThan(0)
   })
 })

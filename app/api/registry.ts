@@ -5,6 +5,7 @@ import type { Contract, EndpointHandler, Method } from '@/lib/api/endpoint'
 import { METHODS } from '@/lib/api/endpoint'
 import * as agentsIdCapture from './agents/[id]/capture/route'
 import * as agentsIdConversations from './agents/[id]/conversations/route'
+import * as agentsIdToolsRefresh from './agents/[id]/tools/refresh/route'
 import * as agentsIdQuery from './agents/[id]/query/route'
 import * as agentsId from './agents/[id]/route'
 import * as agentsIdVisitorSecret from './agents/[id]/visitor-secret/route'
@@ -15,6 +16,8 @@ import * as auditLogExport from './audit-log/export/route'
 import * as auditLog from './audit-log/route'
 import * as connectionsId from './connections/[id]/route'
 import * as connections from './connections/route'
+import * as conversationsIdApprovalsApprovalId from './conversations/[id]/approvals/[approvalId]/route'
+import * as conversationsIdApprovals from './conversations/[id]/approvals/route'
 import * as conversationsIdMessagesMessageIdFeedback from './conversations/[id]/messages/[messageId]/feedback/route'
 import * as conversationsIdMessage from './conversations/[id]/message/route'
 import * as conversationsIdMessages from './conversations/[id]/messages/route'
@@ -62,6 +65,7 @@ import * as openapi from './openapi.json/route'
 export const ROUTE_MODULES = [
   agentsIdCapture,
   agentsIdConversations,
+  agentsIdToolsRefresh,
   agentsIdQuery,
   agentsId,
   agentsIdVisitorSecret,
@@ -72,6 +76,8 @@ export const ROUTE_MODULES = [
   auditLog,
   connectionsId,
   connections,
+  conversationsIdApprovalsApprovalId,
+  conversationsIdApprovals,
   conversationsIdMessagesMessageIdFeedback,
   conversationsIdMessage,
   conversationsIdMessages,

@@ -3,10 +3,13 @@
 import { Trash2 } from 'lucide-react'
 import { FormField } from '@/components/layout/form-field'
 import { Button } from '@/components/ui/button'
+import { Checkbox } from '@/components/ui/checkbox'
 import { Input } from '@/components/ui/input'
+import { Label } from '@/components/ui/label'
 import { Textarea } from '@/components/ui/textarea'
 import { HTTP_TOOL_METHODS } from '@/lib/domain/agent-tools'
 import { Hint } from './agent-form-fields'
+import { McpToolList } from './mcp-tool-list'
 import type { HttpMethod, ToolFormValue } from './tool-form'
 
 // One tool of the agent form: an HTTP API (name, description, method, URL template, headers, parameters) or an MCP
@@ -45,12 +48,19 @@ export function ToolEditor({ tool, index, onChange, onRemove }: { tool: ToolForm
         <Hint>Values are stored encrypted and shown as ********; leave ******** to keep a stored value.</Hint>
       </FormField>
       {tool.type === 'http' ? (
-        <FormField id={id('parameters')} label="Parameters (JSON Schema of the arguments)">
-          <Textarea id={id('parameters')} rows={5} className="font-mono text-xs" value={tool.parameters} onChange={e => set('parameters', e.target.value)} />
-        </FormField>
+        <>
+          <FormField id={id('parameters')} label="Parameters (JSON Schema of the arguments)">
+            <Textarea id={id('parameters')} rows={5} className="font-mono text-xs" value={tool.parameters} onChange={e => set('parameters', e.target.value)} />
+          </FormField>
+          <div className="flex items-center gap-2">
+            <Checkbox id={id('requiresApproval')} checked={tool.requiresApproval} onCheckedChange={v => set('requiresApproval', v === true)} />
+            <Label htmlFor={id('requiresApproval')} className="font-normal">Each call waits for an operator&apos;s approval in the inbox</Label>
+          </div>
+        </>
       ) : (
         <FormField id={id('allowedTools')} label="Allowed tools (comma-separated; empty: all)">
           <Input id={id('allowedTools')} value={tool.allowedTools} onChange={e => set('allowedTools', e.target.value)} placeholder="check_stock, find_product" />
+          <McpToolList tool={tool} onListed={listed => set('listed', listed)} />
         </FormField>
       )}
       <Button type="button" variant="ghost" size="sm" className="justify-self-start" onClick={onRemove}>

@@ -11,6 +11,7 @@ import { fetchReview, INBOX_POLL_MS, type ReviewedConversation, type ReviewedMes
 import { CHANNEL_LABELS } from './inbox-filters'
 import { OperatorPanel, STATUS_LABELS } from './operator-panel'
 import { ReplyBox } from './reply-box'
+import { ToolApprovals } from './tool-approvals'
 
 /** Under an answer: what retrieval searched for and found, and the votes and comments the answer received. */
 function RetrievalAndVotes({ message, question }: { message: ReviewedMessage; question?: string }) {
@@ -90,6 +91,7 @@ export function ConversationReview({ id }: { id: string }) {
         ))}
       </div>
       <OperatorPanel c={c} />
+      <ToolApprovals conversationId={c.id} />
       <ol className="grid gap-4 p-4" aria-label="Messages">
         {c.messages.map(m => {
           if (m.role === 'user') lastQuestion = m.text

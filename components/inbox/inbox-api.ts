@@ -27,3 +27,8 @@ export const fetchMembers = () => api('GET /api/members', {})
 
 /** How often the inbox looks for new messages and new conversations (ms). */
 export const INBOX_POLL_MS = 4_000
+
+/** Tool calls waiting for an operator's approval (issue 25), and the decision on one. */
+export const fetchApprovals = (id: string) => api('GET /api/conversations/{id}/approvals', { params: { id } })
+export const decideApproval = (id: string, approvalId: string, decision: 'approve' | 'deny') =>
+  api('POST /api/conversations/{id}/approvals/{approvalId}', { params: { id, approvalId }, body: { decision } })

@@ -49,7 +49,11 @@ export function LeadsView() {
       >
         {items.map(l => (
           <TableRow key={l.id} data-testid="lead-row">
-            <TableCell className="font-medium break-all">{l.email}</TableCell>
+            <TableCell className="break-all">
+              <span className="font-medium">{l.email}</span>
+              {/* the agent's lead_capture tool may keep a name and phone too */}
+              {(l.name || l.phone) && <span className="block text-xs text-muted-foreground">{[l.name, l.phone].filter(Boolean).join(' · ')}</span>}
+            </TableCell>
             <TableCell>{l.agentName}</TableCell>
             <TableCell>{l.conversationId ? <Link className="underline" href={`/conversations?c=${encodeURIComponent(l.conversationId)}`}>Open</Link> : '—'}</TableCell>
             <TableCell>

@@ -5,7 +5,7 @@ import { NotFound } from '@/lib/http/errors'
 import { toAgentResource } from './agent-resource'
 import { mergeAppearance } from './appearance'
 import type { AgentCreate, AgentUpdate } from './agent-schemas'
-import { storedTools, storeTools } from './tools'
+import { prepareTools, storedTools, storeTools, type StoredTool } from './tools'
 
 // The agent service: every function is scoped to the caller's organization; another tenant's agent is "not found".
 
@@ -35,7 +35,7 @@ export async function createAgent(ctx: TenantContext, input: AgentCreate): Promi
     data: {
       ...agentColumns(input),
       appearance: mergeAppearance({}, input.appearance ?? {}),
-      tools: storeTools(input.tools ?? []) as object[],
+      tools: (await prepareTools(storeTools(input.tools ?? []), ctx)) as object[],
       name: input.name,
       description: input.description ?? '',
       organizationId: ctx.organizationId,
@@ -74,13 +74,22 @@ export async function updateAgent(ctx: TenantContext, id: string, input: AgentUp
     data: {
       ...agentColumns(input),
       ...(input.appearance && { appearance: mergeAppearance(stored.appearance, input.appearance) }),
-      ...(input.tools && { tools: storeTools(input.tools, storedTools(stored.tools)) as object[] }),
+      ...(input.tools && { tools: (await prepareTools(storeTools(input.tools, storedTools(stored.tools)), ctx)) as object[] }),
       ...(input.datastoreIds && {
         datastores: { deleteMany: {}, create: input.datastoreIds.map(datastoreId => ({ datastoreId })) },
       }),
     },
     include: withDatastores,
   })
+  return toAgentResource(agent)
+}
+
+/** Lists the agent's MCP servers again (POST /api/agents/{id}/tools/refresh) and keeps what they offer now. */
+export async function refreshAgentTools(ctx: TenantContext, id: string): Promise<AgentResource> {
+  const stored = await findAgent(ctx, id)
+  const tools: StoredTool[] = await prepareTools(storedTools(stored.tools), ctx)
+  const prisma = await getPrisma()
+  const agent = await prisma.agent.update({ where: { id }, data: { tools: tools as object[] }, include: withDatastores })
   return toAgentResource(agent)
 }
 

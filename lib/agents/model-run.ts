@@ -1,4 +1,4 @@
-import { stepCountIs, streamText } from 'ai'
+import { stepCountIs, streamText, type ModelMessage } from 'ai'
 import { phaseTimer, recordModelCall } from '@/lib/metrics/agents'
 import { config } from '@/lib/config'
 import type { ToolCallRecord } from '@/lib/domain/agent-tools'
@@ -10,6 +10,7 @@ import { describeModelFailure } from './model-failure'
 import { recordModelFailure, recordModelSuccess } from './model-health'
 import type { PreparedQuery } from './prepare-query'
 import { settleAnswer, settleFailedAnswer, type ModelTokens } from './query-outcome'
+import { approvalNotice, recordApprovals } from './approvals'
 import { startToolRun, type ToolRun } from './tools/tool-run'
 
 // The model run of a query (spec §4.2, §6; DESIGN.md §7), streamed or not: `answer` pieces as the model writes them,
@@ -23,6 +24,7 @@ type ModelPart =
   | { type: 'usage'; tokens: ModelTokens }
   | { type: 'tool_call'; call: ToolCallStart }
   | { type: 'tool_result'; call: ToolCallStart; error?: unknown }
+  | { type: 'awaiting_approval'; messages: ModelMessage[] }
 
 /** `delivered`: whether the caller gets the pieces as they come (a stream) or only the whole answer (JSON). */
 export async function* runModel(
@@ -36,9 +38,10 @@ export async function* runModel(
   let tokens: ModelTokens = { promptTokens: 0, completionTokens: 0 }
   let failure: ModelError | null = null
   let toolRun: ToolRun | undefined
+  let awaiting: ModelMessage[] | undefined
   try {
     toolRun = await startToolRun(query.tools, { organizationId: query.organizationId, agentId: query.agentId, conversationId: query.conversationId, signal: deadline.signal })
-    for await (const part of modelParts(query, deadline, toolRun)) {
+    for await (let part of modelParts(query, deadline, toolRun)) {
       if (part.type === 'usage') {
         tokens = part.tokens
         continue
@@ -50,6 +53,11 @@ export async function* runModel(
       if (part.type === 'tool_result') {
         yield { type: 'tool_result', call: recordOf(toolRun, part) }
         continue
+      }
+      if (part.type === 'awaiting_approval') {
+        // the visitor is told the action waits; the operator's decision continues from these messages
+        awaiting = part.messages
+        part = { type: 'text', text: (text ? '\n\n' : '') + approvalNotice(toolRun.pending) }
       }
       // an answer never starts with a line break (a stream's first data line cannot carry one: answer-events.ts)
       const piece = text ? part.text : part.text.replace(/^(?:\r\n|\r|\n)+/, '')
@@ -70,7 +78,9 @@ export async function* runModel(
   if (failure) yield* await settleRunFailure(query, text, failure, delivered, toolCalls)
   else {
     recordModelSuccess()
-    yield* await settleAnswer(query, text, tokens, toolCalls)
+    const settled = await settleAnswer(query, text, tokens, toolCalls)
+    if (awaiting && toolRun) await recordApprovals(query, toolRun.pending, [...query.prompt.messages, ...awaiting], settled)
+    yield* settled
   }
 }
 
@@ -85,7 +95,9 @@ function recordOf(run: ToolRun, part: Extract<ModelPart, { type: 'tool_result' }
 
 /** The model's text pieces and its token usage; throws when the call fails or is stopped. */
 async function* modelParts(query: PreparedQuery, deadline: ModelDeadline, run: ToolRun): AsyncGenerator<ModelPart, void, undefined> {
-  const tools = Object.keys(run.tools).length ? { tools: run.tools, stopWhen: stepCountIs(config().AGENT_MAX_TOOL_STEPS) } : {}
+  // a call that waits for an operator ends the run after its step (lib/agents/approvals continues it)
+  const stopWhen = [stepCountIs(config().AGENT_MAX_TOOL_STEPS), () => run.pending.length > 0]
+  const tools = Object.keys(run.tools).length ? { tools: run.tools, stopWhen } : {}
   const result = streamText({
     model: query.model.model,
     system: query.prompt.system,
@@ -109,6 +121,7 @@ async function* modelParts(query: PreparedQuery, deadline: ModelDeadline, run: T
     }
   }
   if (deadline.cause) throw new Error('stopped')
+  if (run.pending.length) yield { type: 'awaiting_approval', messages: (await result.response).messages }
 }
 
 async function settleRunFailure(query: PreparedQuery, text: string, failure: ModelError, delivered: 'as-it-comes' | 'at-the-end', toolCalls: ToolCallRecord[]): Promise<AnswerEvent[]> {

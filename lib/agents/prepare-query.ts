@@ -90,6 +90,7 @@ function promptSettings(body: AgentQuery, agent: AgentWithDatastores): PromptSet
     userPrompt: body.userPrompt ?? agent.userPrompt,
     promptType: body.promptType ?? agent.promptType,
     promptTemplate: body.promptTemplate ?? agent.promptTemplate,
+    canRequestHuman: storedTools(agent.tools).some(t => t.type === 'request_human'),
   }
 }
 

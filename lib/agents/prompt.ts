@@ -21,13 +21,19 @@ export const DEFAULT_NO_ANSWER_INSTRUCTION = [
   'be answered briefly.',
 ].join(' ')
 
-// promptType "customer_support" (deprecated in the spec, still honoured): Chaindesk's built-in support persona
-export const CUSTOMER_SUPPORT_SYSTEM_PROMPT = [
-  'You are a customer support agent. Give a helpful, friendly and professional answer to the customer\'s question,',
-  'using only the context below, taken from the company\'s documentation. If the context does not contain the answer,',
-  'say that you do not know and offer to put the customer in touch with a human; never invent policies, prices or',
-  'procedures. Keep answers short and answer in the language of the customer.',
-].join(' ')
+// promptType "customer_support" (deprecated in the spec, still honoured): Chaindesk's built-in support persona. The
+// offer of a person is made only by an agent that can keep it: one given the request_human tool (issue 23).
+const supportPrompt = (whenUnknown: string) =>
+  [
+    'You are a customer support agent. Give a helpful, friendly and professional answer to the customer\'s question,',
+    'using only the context below, taken from the company\'s documentation. If the context does not contain the answer,',
+    `${whenUnknown}; never invent policies, prices or procedures. Keep answers short and answer in the language of the customer.`,
+  ].join(' ')
+
+export const CUSTOMER_SUPPORT_SYSTEM_PROMPT = supportPrompt('say that you do not know')
+export const CUSTOMER_SUPPORT_HANDOFF_PROMPT = supportPrompt(
+  'say that you do not know and offer to put the customer in touch with a human (call the request_human tool when they accept or ask for a person)',
+)
 
 export const CUSTOMER_SUPPORT_USER_PROMPT = 'Customer question: {query}'
 
@@ -36,6 +42,8 @@ export interface PromptSettings {
   userPrompt?: string | null
   promptType?: 'raw' | 'customer_support' | null
   promptTemplate?: string | null
+  /** The agent has the request_human tool: the support persona offers a person. */
+  canRequestHuman?: boolean
 }
 
 export interface HistoryMessage {
@@ -69,7 +77,8 @@ export function resolveTemplates(settings: PromptSettings): { system: string; us
   let system = DEFAULT_SYSTEM_PROMPT
   let user = DEFAULT_USER_PROMPT
   if (settings.promptType === 'customer_support') {
-    system = template ? `${CUSTOMER_SUPPORT_SYSTEM_PROMPT}\n\nInstructions:\n${template}` : CUSTOMER_SUPPORT_SYSTEM_PROMPT
+    const persona = settings.canRequestHuman ? CUSTOMER_SUPPORT_HANDOFF_PROMPT : CUSTOMER_SUPPORT_SYSTEM_PROMPT
+    system = template ? `${persona}\n\nInstructions:\n${template}` : persona
     user = CUSTOMER_SUPPORT_USER_PROMPT
   } else if (settings.promptType === 'raw' && template) {
     user = template

@@ -1,6 +1,7 @@
 import { STOPPED_MESSAGE, type AgentAnswer, type AnswerEncoding, type AnswerEvent } from '@/lib/domain/answer-events'
 import { ModelError, ModelFailed, ModelTimeout } from '@/lib/domain/errors'
 import { limitPublicQuery } from '@/lib/rate-limit/public-queries'
+import { admitQuestion, releasingAtEnd } from './admission'
 import type { AgentAccess } from './agent-access'
 import type { AgentQuery } from './agent-schemas'
 import { answerIfPersonHas, handoffEvents } from './handoff'
@@ -36,6 +37,20 @@ export function streamEncodingOf(body: Pick<AgentQuery, 'channel' | 'streamEncod
 
 export async function queryAgent(access: AgentAccess, body: AgentQuery, caller: QueryCaller): Promise<AgentReply> {
   if (!access.member) limitPublicQuery(caller.clientAddress, body.visitorId)
+  // issue 28: a place among the questions in progress, held until the answer ends (a stream: until it ends or its
+  // reader goes away)
+  const release = admitQuestion()
+  try {
+    const reply = await answer(access, body, caller)
+    if (reply.kind === 'json') release()
+    return reply.kind === 'json' ? reply : { ...reply, events: releasingAtEnd(reply.events, release) }
+  } catch (error) {
+    release()
+    throw error
+  }
+}
+
+async function answer(access: AgentAccess, body: AgentQuery, caller: QueryCaller): Promise<AgentReply> {
   // issue 14: a signed visitor is checked and runs under its verified record; a visitor sees the sources the agent
   // shows (the stored answer keeps them all)
   const visitor = await checkQueryVisitor(access, body)

@@ -1,5 +1,5 @@
 import { z, type ZodType } from 'zod'
-import { lowestRoleFor, type Access, type Scope } from '@/lib/domain/access'
+import { lowestRoleFor, scopesAllow, type Access, type Scope } from '@/lib/domain/access'
 import type { TenantContext } from '@/lib/domain/tenant'
 import { identify } from '@/lib/auth/tenant'
 import { IdParam, parseJson, parseOptionalJson, parseSearchParams, validate } from '@/lib/http/body'
@@ -142,7 +142,7 @@ async function callerOf(req: Request, access: Access): Promise<TenantContext | n
   if (access === 'public') return null
   const ctx = await identify(req)
   if (!ctx && !access.anonymous) throw new Unauthorized()
-  if (ctx?.grant && !ctx.grant.scopes.includes(access.scope)) throw forbidden(ctx, access.scope)
+  if (ctx?.grant && !scopesAllow(ctx.grant.scopes, access)) throw forbidden(ctx, access.scope)
   return ctx
 }
 

@@ -9,21 +9,38 @@ export interface SqlDriver {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>
   /** Runs fn on one connection inside BEGIN/COMMIT, rolling back when it throws. */
   transaction<T>(fn: (tx: Omit<SqlDriver, 'transaction'>) => Promise<T>): Promise<T>
+  /**
+   * The embedded database's single connection: since when a transaction holds it, and when its last statement
+   * ended (ms since the epoch). A statement waits for the whole of a running transaction there.
+   */
+  activity?(): { transactionSince: number | null; lastStatementAt: number }
 }
 
 export function pgliteDriver(db: PGlite): SqlDriver {
+  let transactionSince: number | null = null
+  let lastStatementAt = Date.now()
+  const ended = <T,>(result: T): T => {
+    lastStatementAt = Date.now()
+    return result
+  }
   return {
     kind: 'pglite',
-    exec: async sql => { await db.exec(sql) },
-    query: async <T,>(sql: string, params?: unknown[]) => (await db.query<T>(sql, params)).rows,
+    exec: async sql => { ended(await db.exec(sql)) },
+    query: async <T,>(sql: string, params?: unknown[]) => ended((await db.query<T>(sql, params)).rows),
     transaction: fn =>
-      db.transaction(tx =>
-        fn({
-          kind: 'pglite',
-          exec: async sql => { await tx.exec(sql) },
-          query: async <T,>(sql: string, params?: unknown[]) => (await tx.query<T>(sql, params)).rows,
-        }),
-      ),
+      db.transaction(async tx => {
+        transactionSince = Date.now()
+        try {
+          return await fn({
+            kind: 'pglite',
+            exec: async sql => { ended(await tx.exec(sql)) },
+            query: async <T,>(sql: string, params?: unknown[]) => ended((await tx.query<T>(sql, params)).rows),
+          })
+        } finally {
+          transactionSince = null
+        }
+      }),
+    activity: () => ({ transactionSince, lastStatementAt }),
   }
 }
 

@@ -20,8 +20,15 @@ export type Scope = (typeof SCOPES)[number]
  * - `{ scope }`: an API key or the dashboard's session, allowed `scope`;
  * - `{ scope, anonymous }`: the same, or no credentials at all for a public agent (`agent`) or a public agent's
  *   conversation (`conversation`), which the service function decides.
+ * `orScopes`: any one of these also lets the caller in (POST /api/mcp: each of its tools needs its own scope, and the
+ * caller is shown the tools its scopes allow).
  */
-export type Access = 'public' | { scope: Scope; anonymous?: 'agent' | 'conversation' }
+export type Access = 'public' | { scope: Scope; orScopes?: readonly Scope[]; anonymous?: 'agent' | 'conversation' }
+
+/** Whether the caller's scopes let it call an endpoint of this access rule. */
+export function scopesAllow(scopes: readonly Scope[], access: Exclude<Access, 'public'>): boolean {
+  return [access.scope, ...(access.orScopes ?? [])].some(scope => scopes.includes(scope))
+}
 
 /** A member's role in an organization, each a superset of the next (DESIGN.md §10). */
 export const ROLES = ['owner', 'admin', 'editor', 'operator', 'viewer'] as const

@@ -30,11 +30,20 @@ export const McpToolResource = z
     url: z.string().describe('An MCP server over Streamable HTTP'),
     headers: MaskedHeaders,
     allowedTools: z.array(z.string()).nullable().describe("The server's tools offered to the model; null: all"),
+    tools: z.array(z.strictObject({ name: z.string(), description: z.string() })).describe("The server's tools as last listed (when saved, or refreshed)"),
+    listedAt: z.string().nullable().describe('When the tools were last listed'),
+    listError: z.string().nullable().describe('Why the server could not be listed when saved (each answer then lists it again until a refresh succeeds)'),
   })
   .meta({ id: 'McpTool' })
 export type McpToolResource = z.infer<typeof McpToolResource>
 
-export const AgentToolResource = z.discriminatedUnion('type', [HttpToolResource, McpToolResource])
+// The built-in actions (issues 23, 25): the agent asks for a person, resolves the conversation, keeps a lead
+export const RequestHumanToolResource = z.strictObject({ type: z.literal('request_human') }).meta({ id: 'RequestHumanTool' })
+export const MarkAsResolvedToolResource = z.strictObject({ type: z.literal('mark_as_resolved') }).meta({ id: 'MarkAsResolvedTool' })
+export const LeadCaptureToolResource = z.strictObject({ type: z.literal('lead_capture') }).meta({ id: 'LeadCaptureTool' })
+export type BuiltinToolResource = z.infer<typeof RequestHumanToolResource | typeof MarkAsResolvedToolResource | typeof LeadCaptureToolResource>
+
+export const AgentToolResource = z.discriminatedUnion('type', [HttpToolResource, McpToolResource, RequestHumanToolResource, MarkAsResolvedToolResource, LeadCaptureToolResource])
 export type AgentToolResource = z.infer<typeof AgentToolResource>
 
 /** One tool call made while answering, as stored with the answer. */
@@ -42,7 +51,7 @@ export const ToolCallRecord = z
   .strictObject({
     id: z.string(),
     tool: z.string().describe('The name the model called'),
-    kind: z.enum(['http', 'mcp']),
+    kind: z.enum(['http', 'mcp', 'builtin']),
     arguments: z.unknown(),
     ok: z.boolean(),
     result: z.string().optional().describe('What the model was given (truncated)'),

@@ -31,6 +31,7 @@ const ModelFailureCause = z.discriminatedUnion('type', [
 export const HealthReport = z.strictObject({
   status: z.literal('ok'),
   database: z.enum(['pglite', 'postgres']),
+  databaseBusy: z.literal(true).optional().describe('The embedded database is in a long write (a large file\'s chunks) and did not answer within a second; it is working, not down'),
   version: z.string().optional(),
   models: ModelsInForce.extend({
     lastFailure: z.strictObject({ cause: ModelFailureCause, message: z.string(), at: z.iso.datetime() }).nullable().describe("The model's last failure, with its typed cause"),

@@ -28,6 +28,8 @@ export const LeadResource = z
   .strictObject({
     id: z.string(),
     email: z.string(),
+    name: z.string().nullable().describe("Given to the agent's lead_capture tool; Chaindesk's form leaves only the email"),
+    phone: z.string().nullable(),
     agentId: z.string(),
     agentName: z.string(),
     conversationId: z.string().nullable(),

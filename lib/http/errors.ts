@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
+  | 'overloaded'
   | 'origin_not_allowed'
   | 'visitor_not_verified'
   | 'forbidden'

@@ -44,6 +44,23 @@ export function chunkSections(sections: Section[], options: ChunkingOptions): Ch
   return out
 }
 
+// The longest the worker's chunking holds the event loop before letting requests in (it shares the web server's)
+const SLICE_MS = 20
+
+/** chunkSections for the worker: the same chunks, yielding between sections so a 5,000-page file keeps requests answered. */
+export async function chunkSectionsYielding(sections: Section[], options: ChunkingOptions): Promise<ChunkDraft[]> {
+  const out: ChunkDraft[] = []
+  let sliceStart = performance.now()
+  for (const section of sections) {
+    chunkSection(section, options, out)
+    if (performance.now() - sliceStart > SLICE_MS) {
+      await new Promise(resolve => setImmediate(resolve))
+      sliceStart = performance.now()
+    }
+  }
+  return out
+}
+
 function chunkSection(section: Section, { chunkSize, chunkOverlap }: ChunkingOptions, out: ChunkDraft[]): void {
   // long sentences are cut into pieces small enough for the overlap to carry some of them
   const pieceSize = chunkOverlap > 0 ? Math.max(16, Math.floor(chunkOverlap / 2)) : chunkSize

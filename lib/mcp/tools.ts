@@ -9,6 +9,7 @@ import { queryAgent } from '@/lib/agents/query-agent'
 import { listDatastores } from '@/lib/datastores/datastores'
 import { queryDatastore } from '@/lib/datastores/query'
 import { DatastoreQueryBody } from '@/lib/datastores/schemas'
+import { scopesAllow } from '@/lib/domain/access'
 import type { TenantContext } from '@/lib/domain/tenant'
 import { ApiError, NotFound } from '@/lib/http/errors'
 import { logger } from '@/lib/logger'
@@ -17,7 +18,9 @@ import { toolDescription, toolInputSchema, type ToolOrigin } from './tool-schema
 
 // The service as an MCP server (DESIGN.md §12): four tools an AI assistant (Claude Desktop, Cursor, an IDE) calls
 // with an API key, each one a REST endpoint in another dress. The handlers call the same services as the routes, so
-// what a tool may see is what the key may see. A failure is a tool error the assistant reads, never a transport error.
+// what a tool may see is what the key may see (its datastoreIds, agentIds). A key sees only the tools its scopes allow
+// (each tool needs the scope of the REST endpoint it stands for): another one is not listed, and calling it is the
+// SDK's tool error "not found". A failure is a tool error the assistant reads, never a transport error.
 
 /** The REST endpoints the tools stand for, as their route files declare them. */
 export interface McpOrigins {
@@ -81,10 +84,16 @@ function toolError(tool: string, error: unknown): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: `internal_error: the tool failed (error id ${id})` }] }
 }
 
+/** Whether the caller's scopes allow the REST endpoint the tool stands for. */
+function allowed(ctx: TenantContext, tool: McpTool): boolean {
+  const access = tool.origin.contract.access
+  return !ctx.grant || access === 'public' || scopesAllow(ctx.grant.scopes, { scope: access.scope })
+}
+
 /** An MCP server for one request of one caller (the transport is stateless: DESIGN.md §12). */
 export function mcpServerFor(ctx: TenantContext, origins: McpOrigins): McpServer {
   const server = new McpServer({ name: 'agent-datastore-service', version: pkg.version })
-  for (const tool of tools(origins)) {
+  for (const tool of tools(origins).filter(t => allowed(ctx, t))) {
     server.registerTool(tool.name, { description: toolDescription(tool.origin, tool.purpose), inputSchema: toolInputSchema(tool.origin) }, async (args: Args) => {
       try {
         const result = await tool.run(ctx, args)

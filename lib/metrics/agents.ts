@@ -17,3 +17,8 @@ export function recordModelCall(model: string, outcome: string, tokens: { prompt
   if (tokens.promptTokens) m.modelTokens.inc({ model, kind: 'prompt' }, tokens.promptTokens)
   if (tokens.completionTokens) m.modelTokens.inc({ model, kind: 'completion' }, tokens.completionTokens)
 }
+
+/** A question refused because this process had AGENT_MAX_IN_FLIGHT in progress (lib/agents/admission.ts). */
+export function recordOverloadRefusal(): void {
+  metrics().rateLimitRefusals.inc({ limit: 'in_flight' })
+}

@@ -91,7 +91,7 @@ function errors(c: Contract): Json {
 }
 
 function describe(c: Contract, alias: boolean): string {
-  const access = c.access === 'public' ? undefined : `Authorization: Bearer <API key> (scope \`${c.access.scope}\`).${c.access.anonymous === 'agent' ? ' No key needed for a public agent.' : c.access.anonymous === 'conversation' ? " No key needed for a public agent's conversation (PUBLIC_CONVERSATION_READ)." : ''}`
+  const access = c.access === 'public' ? undefined : `Authorization: Bearer <API key> (scope \`${c.access.scope}\`${c.access.orScopes?.length ? ` or ${c.access.orScopes.map((s: string) => `\`${s}\``).join(' or ')}` : ''}).${c.access.anonymous === 'agent' ? ' No key needed for a public agent.' : c.access.anonymous === 'conversation' ? " No key needed for a public agent's conversation (PUBLIC_CONVERSATION_READ)." : ''}`
   return [c.description, alias ? `Chaindesk's path for ${c.method} ${c.path}: same request and response.` : undefined, access].filter(Boolean).join('\n\n')
 }
 

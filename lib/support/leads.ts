@@ -5,7 +5,7 @@ import type { TenantContext } from '@/lib/domain/tenant'
 import { NotFound } from '@/lib/http/errors'
 import { afterCursor, decodePageCursor, encodePageCursor } from '@/lib/http/page-cursor'
 import { limitPublicQuery } from '@/lib/rate-limit/public-queries'
-import { visitorActor } from './actor'
+import { visitorActor, type SupportActor } from './actor'
 import { announceLead } from './notify'
 import type { CaptureInput, LeadListParams } from './schemas'
 
@@ -19,8 +19,15 @@ export interface LeadAgent {
   member: boolean
 }
 
+/** What the agent's lead_capture tool adds to the form's email (issue 25), and who left the lead (the visitor by default). */
+export interface LeadDetails {
+  name?: string | null
+  phone?: string | null
+  actor?: SupportActor
+}
+
 /** Stores the lead (or finds the same one); `created` says whether it is new. Key-less callers are rate-limited. */
-export async function captureLead(agent: LeadAgent, input: CaptureInput, clientAddress: string): Promise<{ lead: CapturedLead; created: boolean }> {
+export async function captureLead(agent: LeadAgent, input: CaptureInput, clientAddress: string, details: LeadDetails = {}): Promise<{ lead: CapturedLead; created: boolean }> {
   if (!agent.member) limitPublicQuery(clientAddress, input.visitorId || undefined)
   const prisma = await getPrisma()
   const conversation = input.conversationId
@@ -29,11 +36,15 @@ export async function captureLead(agent: LeadAgent, input: CaptureInput, clientA
   if (input.conversationId && !conversation) throw new NotFound('Conversation')
   const visitorId = conversation?.visitorId ?? (await ownVisitor(agent.organizationId, input.visitorId))
   const where = { agentId: agent.agentId, conversationId: conversation?.id ?? null, visitorId, email: input.visitorEmail }
+  const contact = { ...(details.name && { name: details.name }), ...(details.phone && { phone: details.phone }) }
   const existing = await prisma.lead.findFirst({ where, orderBy: { createdAt: 'asc' } })
-  if (existing) return { lead: toCaptured(existing), created: false }
+  if (existing) {
+    if (Object.keys(contact).length) await prisma.lead.update({ where: { id: existing.id }, data: contact })
+    return { lead: toCaptured(existing), created: false }
+  }
   try {
-    const lead = await prisma.lead.create({ data: { organizationId: agent.organizationId, ...where } })
-    if (lead.conversationId) await recordLeadEvent(lead.conversationId, lead.email, visitorId)
+    const lead = await prisma.lead.create({ data: { organizationId: agent.organizationId, ...where, ...contact } })
+    if (lead.conversationId) await recordLeadEvent(lead.conversationId, lead.email, details.actor ?? visitorActor(visitorId))
     await announceLead(lead)
     return { lead: toCaptured(lead), created: true }
   } catch (error) {
@@ -52,9 +63,8 @@ async function ownVisitor(organizationId: string, visitorId: string | null | und
   return visitor?.id ?? null
 }
 
-async function recordLeadEvent(conversationId: string, email: string, visitorId: string | null) {
+async function recordLeadEvent(conversationId: string, email: string, actor: SupportActor) {
   const prisma = await getPrisma()
-  const actor = visitorActor(visitorId)
   await prisma.conversationEvent.create({ data: { conversationId, type: 'lead', toValue: email, actorType: actor.type, actorId: actor.id } })
 }
 
@@ -83,8 +93,10 @@ export async function listLeads(ctx: TenantContext, params: LeadListParams): Pro
   return { items: page.map(toLead), nextCursor: rows.length > params.limit && last ? encodePageCursor(last) : null }
 }
 
-function toLead(l: { id: string; email: string; agentId: string; agent: { name: string }; conversationId: string | null; visitorId: string | null; createdAt: Date }): LeadResource {
-  return { id: l.id, email: l.email, agentId: l.agentId, agentName: l.agent.name, conversationId: l.conversationId, visitorId: l.visitorId, createdAt: l.createdAt.toISOString() }
+type LeadRow = { id: string; email: string; name: string | null; phone: string | null; agentId: string; agent: { name: string }; conversationId: string | null; visitorId: string | null; createdAt: Date }
+
+function toLead(l: LeadRow): LeadResource {
+  return { id: l.id, email: l.email, name: l.name, phone: l.phone, agentId: l.agentId, agentName: l.agent.name, conversationId: l.conversationId, visitorId: l.visitorId, createdAt: l.createdAt.toISOString() }
 }
 
 export const LEAD_CSV_COLUMNS = ['email', 'agent_id', 'agent_name', 'conversation_id', 'visitor_id', 'created_at'] as const

@@ -194,16 +194,6 @@ describe('what callers see of the tools', () => {
     expect(parseSse(stream.text).wire.map(e => e.event)).not.toContain('tool_result')
     expect(parseSse(stream.text).endpointResponse?.toolCalls).toBeUndefined()
   })
-
-  test('a tool that requires approval is not called (approvals are not built yet); the model is told', async () => {
-    const { tenant, agent } = await agentWithTools([{ ...orderTool(), requiresApproval: true }])
-    model.fake.setBehaviour({ toolCalls: [{ name: 'get_order', arguments: { orderId: 'J9' } }], replyFromTools: true, delayMs: 0 })
-
-    const res = await queryAgentVia(agent.id, { query: 'Where is J9?' }, tenant.headers)
-
-    expect(api.seen).toHaveLength(0)
-    expect(res.json.toolCalls[0]).toMatchObject({ ok: false, error: expect.stringContaining('approval') })
-  })
 })
 
 describe('an agent with an MCP server', () => {

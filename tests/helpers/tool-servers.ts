@@ -50,6 +50,8 @@ export async function startOrderApi() {
 export async function startStockMcpServer() {
   const calls: string[] = []
   const seenHeaders: http.IncomingHttpHeaders[] = []
+  /** The JSON-RPC methods received, in order ("initialize", "tools/list", "tools/call", …). */
+  const methods: string[] = []
   const server = http.createServer(async (req, res) => {
     seenHeaders.push(req.headers)
     const mcp = new McpServer({ name: 'stock', version: '1.0.0' })
@@ -62,7 +64,9 @@ export async function startStockMcpServer() {
     await mcp.connect(transport)
     let body = ''
     for await (const chunk of req) body += chunk
-    await transport.handleRequest(req, res, body ? JSON.parse(body) : undefined)
+    const message = body ? JSON.parse(body) : undefined
+    for (const m of [message ?? []].flat()) if (typeof m?.method === 'string') methods.push(m.method)
+    await transport.handleRequest(req, res, message)
   })
-  return { ...(await listen(server)), calls, seenHeaders, mcpUrl: '' }
+  return { ...(await listen(server)), calls, seenHeaders, methods, mcpUrl: '' }
 }

@@ -19,7 +19,8 @@ export const { GET, POST, PUT, PATCH, DELETE } = endpoints('/api/mcp', {
   POST: endpoint({
     summary: 'The service as an MCP server (Streamable HTTP, stateless): datastores and agents as tools',
     description: MCP_PROTOCOL_DESCRIPTION,
-    access: { scope: 'agents:query' },
+    // each tool needs its REST endpoint's scope: a key with any of them connects and lists the tools it may call
+    access: { scope: 'datastores:read', orScopes: ['agents:read', 'agents:query'] },
     body: McpRequestBody,
     response: McpResponse,
     protocol: 'mcp',

@@ -66,11 +66,9 @@ export const httpTool: ToolKind<'http', HttpToolBody, StoredHttpTool, HttpToolRe
       name: stored.name,
       description: stored.description,
       inputSchema: stored.parameters,
-      // an operator asked to approve each call: until approvals exist (the support workflow), it is never made
-      call: async (args, signal) => {
-        if (stored.requiresApproval) throw new Error("this tool needs an operator's approval, which is not available yet: it was not called")
-        return callHttpTool(stored, args, signal)
-      },
+      // an operator approves each call first (lib/agents/approvals): the run records it and stops until then
+      requiresApproval: stored.requiresApproval,
+      call: (args, signal) => callHttpTool(stored, args, signal),
     } satisfies OfferedTool,
   ],
 }

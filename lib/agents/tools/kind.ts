@@ -22,6 +22,8 @@ export interface OfferedTool {
   name: string
   description: string
   inputSchema: Record<string, unknown>
+  /** Each call waits for an operator's decision (an HTTP tool's `requiresApproval`): recorded, not made, until approved. */
+  requiresApproval?: boolean
   /** The text the model is given; throws when the call fails (the model is told the error). */
   call: (args: Record<string, unknown>, signal: AbortSignal) => Promise<string>
 }
@@ -31,6 +33,8 @@ export interface ToolKind<T extends string, Body, Stored extends { type: T; name
   body: z.ZodType<Body>
   /** The stored form of a body; `previous` is the stored tool of the same name, whose secrets a PATCH may keep. */
   store: (body: Body, previous: Stored | undefined) => Stored
+  /** What saving adds that needs the network (an MCP server's tools, listed and cached): run on create and PATCH. */
+  prepare?: (stored: Stored, context: { organizationId: string }) => Promise<Stored>
   /** How the API shows it (secrets masked). */
   resource: (stored: Stored) => Resource
   /** The functions it offers the model for one answer (none when it cannot be reached: the answer goes on). */

@@ -40,9 +40,24 @@ export const McpToolBody = z.object({
 })
 export type McpToolBody = z.infer<typeof McpToolBody>
 
-/** The `tools` of an agent's create and PATCH bodies: each kind's body, names unique. */
+/** The built-in actions of the support workflow (issue 23): no settings, the service knows what they do. */
+export const BUILTIN_TOOL_TYPES = ['request_human', 'mark_as_resolved', 'lead_capture'] as const
+export type BuiltinToolType = (typeof BUILTIN_TOOL_TYPES)[number]
+
+export const RequestHumanToolBody = z.object({ type: z.literal('request_human') })
+export const MarkAsResolvedToolBody = z.object({ type: z.literal('mark_as_resolved') })
+export const LeadCaptureToolBody = z.object({ type: z.literal('lead_capture') })
+export type BuiltinToolBody = { type: BuiltinToolType }
+
+const TOOL_BODIES = [HttpToolBody, McpToolBody, RequestHumanToolBody, MarkAsResolvedToolBody, LeadCaptureToolBody] as const
+
+/** The name a tool is offered under: its own, or a built-in's type. */
+export const toolNameOf = (tool: { type: string; name?: string }) => tool.name ?? tool.type
+
+/** The `tools` of an agent's create and PATCH bodies: each kind's body, names unique, each built-in at most once. */
 export const AgentToolsBody = z
-  .array(z.discriminatedUnion('type', [HttpToolBody, McpToolBody], { error: 'type must be "http" or "mcp"' }))
+  .array(z.discriminatedUnion('type', TOOL_BODIES, { error: `type must be one of http, mcp, ${BUILTIN_TOOL_TYPES.join(', ')}` }))
   .max(20)
-  .refine(tools => new Set(tools.map(t => t.name)).size === tools.length, 'tool names must be unique')
+  .refine(tools => BUILTIN_TOOL_TYPES.every(type => tools.filter(t => t.type === type).length <= 1), 'a built-in tool may be given once')
+  .refine(tools => new Set(tools.map(toolNameOf)).size === tools.length, 'tool names must be unique (a built-in takes its type as its name)')
 export type AgentToolsBody = z.infer<typeof AgentToolsBody>

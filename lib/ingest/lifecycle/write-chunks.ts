@@ -115,6 +115,8 @@ async function replaceRows(tx: Tx, writes: ChunkWrite[]): Promise<void> {
        VALUES ${values.join(', ')}`,
       params,
     )
+    // between statements the web server answers what needs no database (the embedded one queues the rest)
+    if (start + size < rows.length) await new Promise(resolve => setImmediate(resolve))
   }
 }
 

@@ -20,7 +20,7 @@ const MAX_RENDER_SIDE = 4000
  */
 export async function withScannedPagesRead(pdf: Pdf, texts: string[], ocr: OcrRequest | undefined): Promise<{ texts: string[]; recognised: Set<number> }> {
   const recognised = new Set<number>()
-  const sparse = texts.flatMap((text, i) => (text.replace(/\s+/g, '').length < MIN_TEXT_LAYER_CHARS ? [i + 1] : []))
+  const sparse = sparsePages(texts)
   if (!ocr || sparse.length === 0) return { texts, recognised }
   const scans: number[] = []
   for (const page of sparse) if (await drawsSomething(pdf, page)) scans.push(page)
@@ -37,6 +37,11 @@ export async function withScannedPagesRead(pdf: Pdf, texts: string[], ocr: OcrRe
     }
   }
   return { texts: result, recognised }
+}
+
+/** The pages (from 1) whose text layer is (almost) empty: the only ones that may need recognition. */
+export function sparsePages(texts: string[]): number[] {
+  return texts.flatMap((text, i) => (text.replace(/\s+/g, '').length < MIN_TEXT_LAYER_CHARS ? [i + 1] : []))
 }
 
 async function drawsSomething(pdf: Pdf, pageNumber: number): Promise<boolean> {

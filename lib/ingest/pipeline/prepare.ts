@@ -2,7 +2,7 @@ import { getDatabase } from '@/lib/db/client'
 import type { EmbeddingsProvider } from '@/lib/embeddings/provider'
 import type { Datasource } from '@/lib/generated/prisma/client'
 import { storedTokens, storedTokensLimit } from '@/lib/usage/stored-tokens'
-import { chunkingFor, chunkSections } from '../chunker'
+import { chunkingFor, chunkSectionsYielding } from '../chunker'
 import { contentHash } from '../content-hash'
 import { embeddingsFingerprint } from '../embed-chunks'
 import { LeaseLost, permanentError } from '../errors'
@@ -78,7 +78,7 @@ export async function prepareDocument(job: Datasource, kind: DocumentKind, worke
   if (hash === job.contentHash && job.lastSynch) {
     return { done: (await settle.unchanged(job.id, workerId, validators)) ? 'synched' : 'lease_lost' }
   }
-  const chunks = chunkSections(sections, chunking)
+  const chunks = await chunkSectionsYielding(sections, chunking)
   if (chunks.length === 0) throw permanentError(kind.noTextMessage)
   const tokens = chunks.reduce((n, c) => n + c.tokens, 0)
   const limit = await context.limitOf(job.organizationId)

@@ -11,7 +11,7 @@ import type { TenantWorld } from './world'
 export { METHODS, type Method }
 
 /** What a path parameter names: a resource of a tenant, or the catch-all's segments. */
-export type IdKind = 'datastore' | 'datasource' | 'agent' | 'publicAgent' | 'conversation' | 'message' | 'apiKey' | 'webhook' | 'webhookDelivery' | 'connection' | 'invitation' | 'invitationToken' | 'member' | 'segments'
+export type IdKind = 'datastore' | 'datasource' | 'agent' | 'publicAgent' | 'conversation' | 'message' | 'apiKey' | 'webhook' | 'webhookDelivery' | 'connection' | 'invitation' | 'invitationToken' | 'member' | 'approval' | 'segments'
 
 export interface EndpointSpec {
   file: string
@@ -135,6 +135,8 @@ export const EXAMPLES: Record<string, Example> = {
   'PATCH /api/members/{userId}': { valid: () => ({ role: 'operator' }) },
   'POST /api/organizations': { valid: () => ({ name: 'Second team' }), credentials: 'session' },
   'POST /api/session/organization': { valid: w => ({ organizationId: w.ctx.organizationId }), credentials: 'session' },
+  // issue 25: an operator's decision on a waiting tool call (each request gets a fresh pending approval: probe.ts)
+  'POST /api/conversations/{id}/approvals/{approvalId}': { valid: () => ({ decision: 'deny' }) },
   'GET /api/conversations': { query: { limit: '10', cursor: '', agentId: 'x', status: 'HUMAN_REQUESTED', assigneeId: 'none', aiEnabled: 'true' } },
 }
 
@@ -151,6 +153,7 @@ const ID_KINDS: Record<string, IdKind> = {
   connections: 'connection',
   invitations: 'invitation',
   members: 'member',
+  approvals: 'approval',
   upsert: 'datastore',
   'file-upload': 'datastore',
   query: 'datastore',

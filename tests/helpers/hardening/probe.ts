@@ -42,6 +42,7 @@ const FIELD: Record<Exclude<IdKind, 'segments'>, keyof TenantWorld> = {
   invitation: 'invitationId',
   invitationToken: 'invitationToken',
   member: 'memberUserId',
+  approval: 'approvalId',
 }
 
 async function resolveId(kind: IdKind, choice: IdChoice, spec: EndpointSpec, own: TenantWorld, other: TenantWorld): Promise<string | string[]> {
@@ -51,6 +52,8 @@ async function resolveId(kind: IdKind, choice: IdChoice, spec: EndpointSpec, own
   if (choice.tag === 'other') return other[FIELD[kind]] as string
   // an invitation's token works once: every request gets a fresh one
   if (kind === 'invitationToken') return freshResource(own, kind)
+  // a decision is made once: each request decides a fresh pending approval of the world's conversation
+  if (kind === 'approval') return freshResource(own, 'approval')
   if (spec.destructive && kind !== 'publicAgent' && kind !== 'conversation' && kind !== 'message' && kind !== 'webhookDelivery') return freshResource(own, kind)
   return own[FIELD[kind]] as string
 }

@@ -39,6 +39,8 @@ export interface TenantWorld extends TestTenant {
   invitationToken: string
   memberUserId: string
   session: Record<string, string>
+  /** A tool call of the conversation waiting for an operator (issue 25). */
+  approvalId: string
 }
 
 // One fake Notion per test file, at "localhost" (trusted as a private host for it only): connections are checked
@@ -89,7 +91,9 @@ export async function createTenantWorld(label: string, marker = `${label}-${++n}
   const invitation = await createInvitationRow(organizationId)
   const member = await createMemberRow(organizationId)
   const delivery = await prisma.webhookDelivery.create({ data: { organizationId, endpointId: webhook, event: 'datasource.synched', body: '{}', status: 'failed' } })
+  const approvalId = await createApprovalRow(w0(organizationId, agent.id, conversation.id))
   return {
+    approvalId,
     connectionId,
     notionToken: fake.token,
     webhookId: webhook,
@@ -147,8 +151,17 @@ async function createConnectionRow(organizationId: string, token: string, name =
   return row.id
 }
 
+const w0 = (organizationId: string, agentId: string, conversationId: string) => ({ organizationId, agentId, conversationId })
+
+async function createApprovalRow(at: { organizationId: string; agentId: string; conversationId: string }): Promise<string> {
+  const prisma = await getPrisma()
+  const continuation = { system: 'You help.', messages: [{ role: 'user', content: 'Refund R-1' }], settings: { temperature: 0 } }
+  const row = await prisma.toolApproval.create({ data: { ...at, toolCallId: 'call_1', toolName: 'refund_order', arguments: { orderId: 'R-1' }, continuation } })
+  return row.id
+}
+
 /** Fresh resources of a tenant, for requests that destroy what they name. */
-export async function freshResource(w: TenantWorld, kind: 'datastore' | 'datasource' | 'agent' | 'apiKey' | 'webhook' | 'connection' | 'invitation' | 'invitationToken' | 'member'): Promise<string> {
+export async function freshResource(w: TenantWorld, kind: 'datastore' | 'datasource' | 'agent' | 'apiKey' | 'webhook' | 'connection' | 'invitation' | 'invitationToken' | 'member' | 'approval'): Promise<string> {
   const prisma = await getPrisma()
   const organizationId = w.ctx.organizationId
   switch (kind) {
@@ -170,5 +183,7 @@ export async function freshResource(w: TenantWorld, kind: 'datastore' | 'datasou
       return (await createInvitationRow(organizationId)).token
     case 'member':
       return createMemberRow(organizationId)
+    case 'approval':
+      return createApprovalRow({ organizationId, agentId: w.agentId, conversationId: w.conversationId })
   }
 }

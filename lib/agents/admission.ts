@@ -1,0 +1,51 @@
+import { config } from '@/lib/config'
+import { ApiError } from '@/lib/http/errors'
+import { recordOverloadRefusal } from '@/lib/metrics/agents'
+
+// Issue 28: questions in progress in this process, at most AGENT_MAX_IN_FLIGHT. Past it a question is refused at
+// once with 503 and Retry-After rather than queued without bound: under a burst, the questions admitted keep their
+// latency and the others learn when to come back, instead of every visitor waiting behind an ever longer pile.
+
+/** 503 with Retry-After: this process has as many questions in progress as it takes. */
+export class Overloaded extends ApiError {
+  constructor(inFlight: number, retryAfterSeconds = 1) {
+    super(503, 'overloaded', `The service is answering ${inFlight} questions already; retry in ${retryAfterSeconds} s`, { retryAfter: retryAfterSeconds }, {
+      'Retry-After': String(retryAfterSeconds),
+    })
+  }
+}
+
+let inFlight = 0
+
+/** Questions in progress now (for the System page and tests). */
+export function questionsInFlight(): number {
+  return inFlight
+}
+
+/**
+ * Takes a place for one question, or throws Overloaded. The returned release gives it back; it is idempotent, so the
+ * end of a stream and its cancellation may both call it.
+ */
+export function admitQuestion(): () => void {
+  const limit = config().AGENT_MAX_IN_FLIGHT
+  if (inFlight >= limit) {
+    recordOverloadRefusal()
+    throw new Overloaded(inFlight)
+  }
+  inFlight++
+  let released = false
+  return () => {
+    if (released) return
+    released = true
+    inFlight--
+  }
+}
+
+/** The events of a streamed answer, its place released when the stream ends, fails or its reader stops early. */
+export async function* releasingAtEnd<T>(events: AsyncIterable<T>, release: () => void): AsyncGenerator<T, void, undefined> {
+  try {
+    yield* events
+  } finally {
+    release()
+  }
+}

@@ -1,0 +1,152 @@
+// Tools that require an operator's approval (issue 25, Chaindesk's approvals): the model's call waits, the visitor is
+// told so (JSON and stream), the inbox lists it, and the operator's decision continues the answer in the conversation.
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
+import * as approvalItem from '@/app/api/conversations/[id]/approvals/[approvalId]/route'
+import * as approvals from '@/app/api/conversations/[id]/approvals/route'
+import * as conversationItem from '@/app/api/conversations/[id]/route'
+import * as agentItem from '@/app/api/agents/[id]/route'
+import { createAgentVia, parseSse, queryAgentVia, useFakeModel } from '../helpers/agents'
+import { call, expectErrorBody } from '../helpers/http'
+import { createTenant, type TestTenant } from '../helpers/tenants'
+import { startOrderApi } from '../helpers/tool-servers'
+
+const model = useFakeModel()
+let api: Awaited<ReturnType<typeof startOrderApi>>
+
+beforeAll(async () => {
+  api = await startOrderApi()
+  process.env.TOOLS_ALLOW_PRIVATE_HOSTS = '1'
+  process.env.LIMIT_PUBLIC_QUERIES_PER_MINUTE = '1000000'
+})
+afterAll(async () => {
+  delete process.env.TOOLS_ALLOW_PRIVATE_HOSTS
+  await api.close()
+})
+afterEach(() => {
+  api.seen.length = 0
+})
+
+const guardedTool = () => ({
+  type: 'http',
+  name: 'refund_order',
+  description: 'Refunds an order',
+  method: 'POST',
+  url: `${api.url}/tickets`,
+  parameters: { type: 'object', properties: { orderId: { type: 'string' } }, required: ['orderId'] },
+  requiresApproval: true,
+})
+
+async function askedForRefund(streaming = false) {
+  const tenant = await createTenant()
+  const agent = await createAgentVia(tenant, { tools: [guardedTool()], visibility: 'public' })
+  model.fake.setBehaviour({ toolCalls: [{ name: 'refund_order', arguments: { orderId: 'R-1' } }], replyFromTools: true, delayMs: 0 })
+  const res = await queryAgentVia(agent.id, { query: 'Please refund R-1', visitorId: `visitor-${crypto.randomUUID()}`, streaming })
+  return { tenant, agent, res }
+}
+
+const list = (tenant: TestTenant, id: string) => call(approvals.GET, `/api/conversations/${id}/approvals`, { headers: tenant.headers, params: { id } })
+const decide = (tenant: TestTenant, id: string, approvalId: string, decision: string) =>
+  call(approvalItem.POST, `/api/conversations/${id}/approvals/${approvalId}`, { method: 'POST', headers: tenant.headers, body: { decision }, params: { id, approvalId } })
+const visitorRead = (id: string) => call(conversationItem.GET, `/api/conversations/${id}`, { params: { id } })
+
+describe('a tool that requires approval', () => {
+  test('the call is not made; the visitor is told it waits for an operator, and the inbox lists it as pending', async () => {
+    const { tenant, res } = await askedForRefund()
+
+    expect(res.status, res.text).toBe(200)
+    expect(api.seen).toHaveLength(0)
+    expect(res.json.answer).toContain("needs an operator's approval")
+    const pending = await list(tenant, res.json.conversationId)
+    expect(pending.status, pending.text).toBe(200)
+    expect(pending.json.items).toEqual([expect.objectContaining({ tool: 'refund_order', arguments: { orderId: 'R-1' }, status: 'pending', messageId: res.json.messageId })])
+    // the model was asked once: the run stopped at the call
+    expect(model.fake.chatRequests()).toHaveLength(1)
+  })
+
+  test('a streaming client gets the waiting notice as the answer', async () => {
+    const { tenant, res } = await askedForRefund(true)
+    const { answer, endpointResponse } = parseSse(res.text)
+    expect(answer).toContain("needs an operator's approval")
+    expect((await list(tenant, endpointResponse!.conversationId)).json.items[0].status).toBe('pending')
+  })
+
+  test("approving makes the call and the agent's answer, using its result, appears in the visitor's conversation", async () => {
+    const { tenant, res } = await askedForRefund()
+    const conversationId = res.json.conversationId
+    const listed = await list(tenant, conversationId)
+    expect(listed.status, `${res.text} ${listed.text}`).toBe(200)
+    const [pending] = listed.json.items
+
+    const decided = await decide(tenant, conversationId, pending.id, 'approve')
+
+    expect(decided.status, decided.text).toBe(200)
+    expect(api.seen).toHaveLength(1)
+    expect(JSON.parse(api.seen[0].body)).toEqual({ orderId: 'R-1' })
+    expect(decided.json.approval).toMatchObject({ status: 'approved', decidedByName: expect.any(String), result: expect.stringContaining('T-1') })
+    expect(decided.json.answer.text).toContain('T-1')
+    const seen = await visitorRead(conversationId)
+    const answers = seen.json.messages.filter((m: any) => m.from === 'agent')
+    expect(answers.at(-1).text).toContain('T-1')
+    // the model was given the tool's real result in place of the waiting notice
+    const last = model.fake.chatRequests().at(-1)
+    expect(JSON.stringify(last.messages.filter((m: any) => m.role === 'tool'))).toContain('T-1')
+  })
+
+  test('denying does not call the tool; the model is told and its answer is appended', async () => {
+    const { tenant, res } = await askedForRefund()
+    const conversationId = res.json.conversationId
+    const listed = await list(tenant, conversationId)
+    expect(listed.status, `${res.text} ${listed.text}`).toBe(200)
+    const [pending] = listed.json.items
+
+    const decided = await decide(tenant, conversationId, pending.id, 'deny')
+
+    expect(decided.status, decided.text).toBe(200)
+    expect(api.seen).toHaveLength(0)
+    expect(decided.json.approval.status).toBe('denied')
+    expect(decided.json.answer.text).toContain('refused')
+    const seen = await visitorRead(conversationId)
+    expect(seen.json.messages.filter((m: any) => m.from === 'agent').at(-1).text).toContain('refused')
+  })
+
+  test('a decided approval cannot be decided again (400), and nothing is called twice', async () => {
+    const { tenant, res } = await askedForRefund()
+    const conversationId = res.json.conversationId
+    const listed = await list(tenant, conversationId)
+    expect(listed.status, `${res.text} ${listed.text}`).toBe(200)
+    const [pending] = listed.json.items
+    await decide(tenant, conversationId, pending.id, 'approve')
+
+    const again = await decide(tenant, conversationId, pending.id, 'deny')
+
+    expect(again.status).toBe(400)
+    expectErrorBody(again.json, 'invalid_request')
+    expect(api.seen).toHaveLength(1)
+  })
+
+  test('a bad decision is a 400; another organization, or no key, cannot see or decide', async () => {
+    const { tenant, res } = await askedForRefund()
+    const conversationId = res.json.conversationId
+    const listed = await list(tenant, conversationId)
+    expect(listed.status, `${res.text} ${listed.text}`).toBe(200)
+    const [pending] = listed.json.items
+    const stranger = await createTenant()
+
+    const expectError = (r: { status: number; json: unknown }, status: number) => {
+      expect(r.status).toBe(status)
+      expectErrorBody(r.json)
+    }
+    expectError(await decide(tenant, conversationId, pending.id, 'maybe'), 400)
+    expectError(await list(stranger, conversationId), 404)
+    expectError(await decide(stranger, conversationId, pending.id, 'approve'), 404)
+    const anonymous = await call(approvalItem.POST, `/api/conversations/${conversationId}/approvals/${pending.id}`, { method: 'POST', body: { decision: 'approve' }, params: { id: conversationId, approvalId: pending.id } })
+    expectError(anonymous, 401)
+    expect(api.seen).toHaveLength(0)
+  })
+
+  test('the agent form and API keep requiresApproval', async () => {
+    const { tenant, agent } = await askedForRefund()
+    const read = await call(agentItem.GET, `/api/agents/${agent.id}`, { headers: tenant.headers, params: { id: agent.id } })
+    expect(read.json.tools[0].requiresApproval).toBe(true)
+  })
+})
