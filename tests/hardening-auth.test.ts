@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, test } from 'vitest'
 import { useFakeModel } from './helpers/agents'
 import { describeEndpoint, ENDPOINTS, type EndpointSpec } from './helpers/hardening/endpoints'
 import { renderJson, type Probe } from './helpers/hardening/inputs'
-import { resolveParams, send, validProbe } from './helpers/hardening/probe'
+import { ownerCredentials, resolveParams, send, validProbe } from './helpers/hardening/probe'
 import { changes, snapshot } from './helpers/hardening/snapshot'
 import { createTenantWorld, MARKER, type TenantWorld } from './helpers/hardening/world'
 import { expectErrorBody } from './helpers/http'
@@ -77,8 +77,8 @@ describe('the auth matrix', () => {
         }
         for (const secret of privateOfA()) expect(answer.text, `${where} leaks ${secret}`).not.toContain(secret)
       }
-      // the owner's own key is served, so the refusals above are about credentials only
-      const own = await send(spec, probe, await resolveParams(spec, probe, a, b), a.headers)
+      // the owner's own key (its session, for session-only endpoints) is served, so the refusals above are about credentials only
+      const own = await send(spec, probe, await resolveParams(spec, probe, a, b), ownerCredentials(spec, a))
       expect(own.answer.status, `${describeEndpoint(spec)} with the owner's key → ${own.answer.text.slice(0, 200)}`).toBeLessThan(300)
     })
   }

@@ -44,7 +44,13 @@ import * as gaps from './gaps/route'
 import * as health from './health/route'
 import * as leadsExport from './leads/export/route'
 import * as leads from './leads/route'
+import * as invitationsIdAccept from './invitations/[id]/accept/route'
+import * as invitationsId from './invitations/[id]/route'
+import * as invitations from './invitations/route'
+import * as membersUserId from './members/[userId]/route'
 import * as members from './members/route'
+import * as organizations from './organizations/route'
+import * as sessionOrganization from './session/organization/route'
 import * as metrics from './metrics/route'
 import * as queryDatastoreId from './query/[datastoreId]/route'
 import * as usageDaily from './usage/daily/route'
@@ -98,7 +104,13 @@ export const ROUTE_MODULES = [
   health,
   leadsExport,
   leads,
+  invitationsIdAccept,
+  invitationsId,
+  invitations,
+  membersUserId,
   members,
+  organizations,
+  sessionOrganization,
   metrics,
   queryDatastoreId,
   usageDaily,

@@ -7,6 +7,7 @@ import { EmptyState } from '@/components/layout/empty-state'
 import { useErrorToast } from '@/components/layout/query-states'
 import { QueryTable } from '@/components/layout/query-table'
 import { Timestamp } from '@/components/layout/timestamp'
+import { useCan } from '@/components/layout/member-role'
 import { VisibilityBadge } from '@/components/layout/visibility-badge'
 import { Button } from '@/components/ui/button'
 import { TableCell, TableRow } from '@/components/ui/table'
@@ -14,7 +15,9 @@ import { DeleteAgentButton } from './delete-agent-button'
 import { ModelName } from './model-id-hint'
 import { useAgents } from './use-agents'
 
+/** The "New agent" button, for the roles that may create one (agents:write). */
 export function NewAgentButton() {
+  if (!useCan('agents:write')) return null
   return (
     <Button asChild>
       <Link href="/agents/new">

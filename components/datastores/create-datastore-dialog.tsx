@@ -6,6 +6,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { toast } from 'sonner'
 import { closeUnlessPending, CreateDialog } from '@/components/layout/create-dialog'
 import { FormField } from '@/components/layout/form-field'
+import { useCan } from '@/components/layout/member-role'
 import { Input } from '@/components/ui/input'
 import { Textarea } from '@/components/ui/textarea'
 import { DEFAULT_SEARCH_LANGUAGE, type SearchLanguage } from '@/lib/domain/languages'
@@ -13,7 +14,12 @@ import { createDatastore } from './datastores-api'
 import { LanguageSelect } from './language-select'
 import { datastoresQueryKey } from './types'
 
+/** The "New datastore" button and its dialog, for the roles that may create one (datastores:write). */
 export function CreateDatastoreDialog() {
+  return useCan('datastores:write') ? <NewDatastoreDialog /> : null
+}
+
+function NewDatastoreDialog() {
   const [open, setOpen] = React.useState(false)
   const [name, setName] = React.useState('')
   const [description, setDescription] = React.useState('')

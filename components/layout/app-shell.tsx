@@ -9,7 +9,10 @@ import { Button } from '@/components/ui/button'
 import { Separator } from '@/components/ui/separator'
 import { Sheet, SheetContent, SheetDescription, SheetTitle, SheetTrigger } from '@/components/ui/sheet'
 import { cn } from '@/lib/utils'
+import { ROLE_SCOPES } from '@/lib/domain/access'
+import { MemberRoleProvider, useMemberRole } from './member-role'
 import { NAV_ITEMS } from './nav-items'
+import { OrganizationSwitcher, type OrganizationChoice } from './organization-switcher'
 import { NoModelBanner, ServerNotice } from './no-model-banner'
 
 function Brand() {
@@ -28,9 +31,11 @@ function Brand() {
 
 function NavLinks({ onNavigate }: { onNavigate?: () => void }) {
   const pathname = usePathname()
+  // the pages the member's role can read (the API would answer them 403)
+  const scopes = ROLE_SCOPES[useMemberRole()]
   return (
     <nav aria-label="Main" className="grid gap-1">
-      {NAV_ITEMS.map(({ href, label, icon: Icon }) => {
+      {NAV_ITEMS.filter(item => scopes.includes(item.scope)).map(({ href, label, icon: Icon }) => {
         const active = pathname === href || pathname.startsWith(`${href}/`)
         return (
           <Link
@@ -83,11 +88,22 @@ function UserFooter({ email }: { email: string }) {
   )
 }
 
+/** Who is signed in, in which organization (with the others they belong to), as which role. */
+export interface Membership {
+  email: string
+  organizationId: string
+  organizations: OrganizationChoice[]
+}
+
 /** The signed-in frame: a sidebar on wide screens, a top bar with a drawer on phones. */
-export function AppShell({ email, notice, children }: { email: string; notice?: string | null; children: React.ReactNode }) {
+export function AppShell({ member, notice, children }: { member: Membership; notice?: string | null; children: React.ReactNode }) {
   const [open, setOpen] = React.useState(false)
+  const { email } = member
+  const role = member.organizations.find(o => o.id === member.organizationId)?.role ?? 'viewer'
+  const switcher = <OrganizationSwitcher organizations={member.organizations} currentId={member.organizationId} />
 
   return (
+    <MemberRoleProvider role={role}>
     <div className="flex min-h-dvh">
       <a
         href="#main-content"
@@ -99,6 +115,7 @@ export function AppShell({ email, notice, children }: { email: string; notice?: 
         <div className="px-1 pt-1">
           <Brand />
         </div>
+        {switcher}
         <div className="flex-1 overflow-y-auto">
           <NavLinks />
         </div>
@@ -120,6 +137,7 @@ export function AppShell({ email, notice, children }: { email: string; notice?: 
               <div className="px-1 pt-1 pr-10">
                 <Brand />
               </div>
+              {switcher}
               <div className="flex-1 overflow-y-auto">
                 <NavLinks onNavigate={() => setOpen(false)} />
               </div>
@@ -136,5 +154,6 @@ export function AppShell({ email, notice, children }: { email: string; notice?: 
         </main>
       </div>
     </div>
+    </MemberRoleProvider>
   )
 }

@@ -4,7 +4,7 @@ import { getPrisma } from '@/lib/db/client'
 import type { Prisma } from '@/lib/generated/prisma/client'
 import type { ConversationDetail, ConversationMessage, ConversationSummary, SourcesVisibility } from '@/lib/domain/agents'
 import type { AnswerSource } from '@/lib/domain/answer-events'
-import type { TenantContext } from '@/lib/domain/tenant'
+import { seesAgent, type TenantContext } from '@/lib/domain/tenant'
 import { NotFound, Unauthorized } from '@/lib/http/errors'
 import { findAgent } from './agents'
 import { sourcesVisibilityFor, visibleSources } from './appearance'
@@ -69,7 +69,8 @@ export async function getConversation(ctx: TenantContext | null, id: string, cha
     where: { id },
     include: { agent: { select: { visibility: true, appearance: true } }, leads: { orderBy: { createdAt: 'desc' }, take: 1, select: { email: true } } },
   })
-  const member = c !== null && c.organizationId === ctx?.organizationId
+  // a key limited to some agents is not a member for the others' conversations (404, as another organization's)
+  const member = c !== null && c.organizationId === ctx?.organizationId && seesAgent(ctx, c.agentId)
   const readable = member || (c?.agent.visibility === 'public' && config().PUBLIC_CONVERSATION_READ)
   if (!c || !readable) {
     if (ctx) throw new NotFound('Conversation')

@@ -46,14 +46,15 @@ export interface HandlerInput<A extends Access, Q, B> {
 }
 
 const REPLY = Symbol('reply')
-/** A JSON success with a status other than the declared one (a duplicate upload is 200, not 201). */
+/** A JSON success with a status other than the declared one (a duplicate upload is 200, not 201), or with headers (a cookie). */
 export interface Reply<R> {
   [REPLY]: true
   status: number
   body: R
+  headers?: Record<string, string>
 }
-export function reply<R>(body: R, status: number): Reply<R> {
-  return { [REPLY]: true, status, body }
+export function reply<R>(body: R, status: number, headers?: Record<string, string>): Reply<R> {
+  return { [REPLY]: true, status, body, headers }
 }
 
 /** What a schema parses into; undefined where there is none. */
@@ -191,7 +192,7 @@ async function answer(contract: Contract, req: Request, { params }: RouteContext
     const body = isReply(result) ? result.body : result
     if (validating()) checkResponse(contract, status, body)
     if (input.ctx) await audit(contract, input.ctx, input.params, body, { clientAddress: clientAddress(req), requestId })
-    return Response.json(body, { status })
+    return Response.json(body, { status, headers: isReply(result) ? result.headers : undefined })
   } catch (error) {
     return toErrorResponse(error, requestId)
   }
@@ -201,9 +202,10 @@ async function answer(contract: Contract, req: Request, { params }: RouteContext
 async function audit(contract: Contract, ctx: TenantContext, params: Record<string, string>, body: unknown, request: { clientAddress: string; requestId: string }) {
   const change = contract.audit === false ? null : auditAction(contract.method, contract.path)
   if (!change) return
-  const answered = (body ?? {}) as { id?: unknown; name?: unknown }
+  const answered = (body ?? {}) as { id?: unknown; name?: unknown; email?: unknown }
   const id = params.id ?? params.datastoreId ?? (typeof answered.id === 'string' ? answered.id : null)
-  const name = typeof answered.name === 'string' ? answered.name : null
+  // a person is named by their email (an invitation, a member), anything else by its name
+  const name = typeof answered.email === 'string' ? answered.email : typeof answered.name === 'string' ? answered.name : null
   await recordAudit(ctx, { action: change.action, target: { type: change.targetType, id, name }, ...request })
 }
 

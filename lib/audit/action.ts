@@ -11,6 +11,9 @@ const RESOURCES: Record<string, string> = {
   datastores: 'datastore',
   deliveries: 'webhook_delivery',
   gaps: 'gap',
+  invitations: 'invitation',
+  members: 'member',
+  organizations: 'organization',
   messages: 'message',
   webhooks: 'webhook',
 }

@@ -56,7 +56,7 @@ export function authOptions(): AuthOptions {
 
 const SESSION_COOKIES = ['__Secure-next-auth.session-token', 'next-auth.session-token']
 
-function readCookies(header: string | null): Map<string, string> {
+export function readCookies(header: string | null): Map<string, string> {
   const cookies = new Map<string, string>()
   for (const part of header?.split(';') ?? []) {
     const eq = part.indexOf('=')

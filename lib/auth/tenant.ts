@@ -3,9 +3,22 @@ import { ROLE_SCOPES } from '@/lib/domain/access'
 import type { TenantContext } from '@/lib/domain/tenant'
 import { Unauthorized } from '@/lib/http/errors'
 import { resolveApiKey } from './api-keys'
-import { isSameOrigin, sessionUserId } from './session'
+import { isSameOrigin, readCookies, sessionUserId } from './session'
 
 export type { TenantContext }
+
+/**
+ * The cookie naming the organization a signed-in user works in (issue 24: a user may belong to several). Set by
+ * POST /api/session/organization; it grants nothing by itself: the user's membership there is checked on every request.
+ */
+export const ORGANIZATION_COOKIE = 'ads-organization'
+
+/** The membership a signed-in user acts in: in the organization the session names when they belong to it, else their first. */
+export async function currentMembership(userId: string, organizationId?: string | null) {
+  const prisma = await getPrisma()
+  const named = organizationId ? await prisma.membership.findUnique({ where: { organizationId_userId: { organizationId, userId } } }) : null
+  return named ?? (await prisma.membership.findFirst({ where: { userId }, orderBy: { createdAt: 'asc' } }))
+}
 
 const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/
 
@@ -26,8 +39,7 @@ export async function identify(req: Request): Promise<TenantContext | null> {
   if (!isSameOrigin(req)) return null
   const userId = await sessionUserId(req)
   if (!userId) return null
-  const prisma = await getPrisma()
-  const membership = await prisma.membership.findFirst({ where: { userId }, orderBy: { createdAt: 'asc' } })
+  const membership = await currentMembership(userId, readCookies(req.headers.get('cookie')).get(ORGANIZATION_COOKIE))
   if (!membership) return null
   return { organizationId: membership.organizationId, actor: { type: 'user', userId }, grant: { scopes: ROLE_SCOPES[membership.role] } }
 }

@@ -15,6 +15,7 @@ export type ErrorCode =
   | 'visitor_not_verified'
   | 'forbidden'
   | 'upstream_unavailable'
+  | 'conflict'
   | 'internal_error'
 
 export class ApiError extends Error {
@@ -102,5 +103,15 @@ export class Forbidden extends ApiError {
 export class UpstreamUnavailable extends ApiError {
   constructor(message: string, status = 503) {
     super(status, 'upstream_unavailable', message)
+  }
+}
+
+/**
+ * The request is valid but the resource's state refuses it (issue 24): an invitation already accepted or expired,
+ * the organization's last owner removed or demoted. 409.
+ */
+export class Conflict extends ApiError {
+  constructor(message: string, details?: unknown) {
+    super(409, 'conflict', message, details)
   }
 }

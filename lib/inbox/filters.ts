@@ -53,11 +53,15 @@ const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, m => `\\${m}`)}%`
 const feedbackOfC = (vote: string | null) =>
   `SELECT 1 FROM "Message" fm WHERE fm."conversationId" = c.id AND EXISTS (SELECT 1 FROM "MessageFeedback" f WHERE f."messageId" = fm.id${vote ? ` AND f.vote = ${vote}` : ''})`
 
-/** The WHERE clause of the filters (organization first) and its parameters, numbered from $1. */
-export function inboxWhere(organizationId: string, f: InboxFilters): { sql: string; params: unknown[] } {
+/**
+ * The WHERE clause of the filters (organization first) and its parameters, numbered from $1. `agentIds`: the agents an
+ * API key is limited to (issue 24), whose conversations alone it sees.
+ */
+export function inboxWhere(organizationId: string, f: InboxFilters, agentIds?: readonly string[]): { sql: string; params: unknown[] } {
   const params: unknown[] = [organizationId]
   const p = (value: unknown) => `$${params.push(value)}`
   const conditions = [`c."organizationId" = $1`]
+  if (agentIds) conditions.push(`c."agentId" = ANY(${p([...agentIds])}::text[])`)
   if (f.agentId) conditions.push(`c."agentId" = ${p(f.agentId)}`)
   if (f.channel) conditions.push(`c.channel::text = ${p(f.channel)}`)
   if (f.from) conditions.push(`c."createdAt" >= ${p(startOf(f.from))}::timestamp`)

@@ -52,9 +52,9 @@ interface LastRow {
 const iso = (d: Date | string) => new Date(d).toISOString()
 
 /** How many conversations each status has under the other filters: the inbox's tabs (issue 23). */
-async function countByStatus(organizationId: string, filters: InboxListParams): Promise<InboxCounts> {
+async function countByStatus(ctx: TenantContext, filters: InboxListParams): Promise<InboxCounts> {
   const { sql } = await getDatabase()
-  const where = inboxWhere(organizationId, { ...filters, status: undefined })
+  const where = inboxWhere(ctx.organizationId, { ...filters, status: undefined }, ctx.grant?.agentIds)
   const rows = await sql.query<{ status: ConversationStatus; n: string | number }>(
     `SELECT c.status::text AS status, count(*) AS n FROM "Conversation" c WHERE ${where.sql} GROUP BY c.status`,
     where.params,
@@ -70,7 +70,7 @@ async function countByStatus(organizationId: string, filters: InboxListParams): 
 /** One page of the filtered conversations. */
 export async function listInbox(ctx: TenantContext, params: InboxListParams): Promise<InboxPage> {
   const { sql } = await getDatabase()
-  const where = inboxWhere(ctx.organizationId, params)
+  const where = inboxWhere(ctx.organizationId, params, ctx.grant?.agentIds)
   const args = [...where.params]
   let cursorSql = ''
   if (params.cursor) {
@@ -91,7 +91,7 @@ export async function listInbox(ctx: TenantContext, params: InboxListParams): Pr
   const last = page[page.length - 1]
   return {
     items: await summarise(page),
-    counts: await countByStatus(ctx.organizationId, params),
+    counts: await countByStatus(ctx, params),
     nextCursor: rows.length > params.limit && last ? encodePageCursor({ createdAt: new Date(last.updatedAt), id: last.id }) : null,
   }
 }

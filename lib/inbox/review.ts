@@ -1,6 +1,6 @@
 import { getDatabase, getPrisma } from '@/lib/db/client'
 import { messageResource } from '@/lib/agents/conversation-views'
-import type { TenantContext } from '@/lib/domain/tenant'
+import { seesAgent, type TenantContext } from '@/lib/domain/tenant'
 import { votesOf } from '@/lib/feedback/feedback'
 import { NotFound } from '@/lib/http/errors'
 import { conversationEvents, conversationLeads } from '@/lib/support'
@@ -36,7 +36,7 @@ export async function conversationRows(organizationId: string, ids: string[]): P
 
 export async function reviewConversation(ctx: TenantContext, id: string): Promise<ReviewedConversation> {
   const [row] = await conversationRows(ctx.organizationId, [id])
-  if (!row) throw new NotFound('Conversation')
+  if (!row || !seesAgent(ctx, row.agentId)) throw new NotFound('Conversation')
   const [[summary], messages, events, leads] = await Promise.all([summarise([row]), loadMessages([id]), conversationEvents(id), conversationLeads(id)])
   const votes = await votesOf(messages.map(m => m.id))
   const { lastMessage: _last, ...fields } = summary

@@ -1,6 +1,6 @@
 import { getPrisma } from '@/lib/db/client'
 import type { ConversationPriority, ConversationState, ConversationStatus } from '@/lib/domain/agents'
-import type { TenantContext } from '@/lib/domain/tenant'
+import { seesAgent, type TenantContext } from '@/lib/domain/tenant'
 import { NotFound, Unauthorized } from '@/lib/http/errors'
 
 // A conversation as the support workflow reads it, and who may touch it: a caller of its organization, or, for a
@@ -41,7 +41,8 @@ const SELECT = {
 export async function findSupportConversation(ctx: TenantContext | null, id: string): Promise<SupportConversation> {
   const prisma = await getPrisma()
   const row = await prisma.conversation.findUnique({ where: { id }, select: SELECT })
-  const member = row !== null && row.organizationId === ctx?.organizationId
+  // a key limited to some agents is not a member for the others' conversations (404, as another organization's)
+  const member = row !== null && row.organizationId === ctx?.organizationId && seesAgent(ctx, row.agentId)
   if (!row || (!member && (ctx || row.agent.visibility !== 'public'))) {
     if (ctx) throw new NotFound('Conversation')
     throw new Unauthorized()

@@ -11,7 +11,8 @@ type Mailer = { sendMail: (message: { from: string; to: string[]; subject: strin
 
 const holder = globalThis as unknown as { __supportMailer?: { url: string; mailer: Mailer } }
 
-async function mailer(url: string): Promise<Mailer> {
+/** The SMTP transport of SMTP_URL, made once per process (the invitations of lib/members send through it too). */
+export async function mailer(url: string): Promise<Mailer> {
   if (holder.__supportMailer?.url === url) return holder.__supportMailer.mailer
   const nodemailer = await import('nodemailer')
   const created = nodemailer.createTransport(url) as unknown as Mailer

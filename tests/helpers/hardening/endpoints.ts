@@ -11,7 +11,7 @@ import type { TenantWorld } from './world'
 export { METHODS, type Method }
 
 /** What a path parameter names: a resource of a tenant, or the catch-all's segments. */
-export type IdKind = 'datastore' | 'datasource' | 'agent' | 'publicAgent' | 'conversation' | 'message' | 'apiKey' | 'webhook' | 'webhookDelivery' | 'connection' | 'approval' | 'segments'
+export type IdKind = 'datastore' | 'datasource' | 'agent' | 'publicAgent' | 'conversation' | 'message' | 'apiKey' | 'webhook' | 'webhookDelivery' | 'connection' | 'invitation' | 'invitationToken' | 'member' | 'approval' | 'segments'
 
 export interface EndpointSpec {
   file: string
@@ -30,6 +30,8 @@ export interface EndpointSpec {
   destructive?: boolean
   /** A protocol's endpoint (MCP): a JSON-RPC notification alone is acknowledged with a 202 and no body. */
   protocol?: string
+  /** Served to a member's session only (creating or switching organizations): the owner's session, not its key, succeeds. */
+  credentials?: 'session'
 }
 
 /** Route files outside the service's API (not in the registry), with the reason. */
@@ -57,7 +59,7 @@ const AGENT_FIELDS = (w: TenantWorld) => ({
   ],
 })
 
-type Example = Pick<EndpointSpec, 'valid' | 'validForm' | 'query'>
+type Example = Pick<EndpointSpec, 'valid' | 'validForm' | 'query' | 'credentials'>
 
 /** Inputs each endpoint accepts, by `METHOD path`: test data, not a description of the endpoint. */
 export const EXAMPLES: Record<string, Example> = {
@@ -127,6 +129,12 @@ export const EXAMPLES: Record<string, Example> = {
   'POST /api/agents/{id}/capture': { valid: w => ({ visitorEmail: 'visitor@example.com', conversationId: w.conversationId, visitorId: w.visitorId }) },
   'GET /api/leads': { query: { agentId: 'x', limit: '10', cursor: '' } },
   'GET /api/leads/export': { query: { agentId: 'x', format: 'csv' } },
+  // members, invitations, organizations (issue 24); the accept's {id} is an invitation's token, fresh for each request
+  'POST /api/invitations': { valid: () => ({ email: 'new.colleague@example.com', role: 'editor' }) },
+  'POST /api/invitations/{id}/accept': { valid: () => ({ name: 'New Colleague', password: 'a long enough password' }) },
+  'PATCH /api/members/{userId}': { valid: () => ({ role: 'operator' }) },
+  'POST /api/organizations': { valid: () => ({ name: 'Second team' }), credentials: 'session' },
+  'POST /api/session/organization': { valid: w => ({ organizationId: w.ctx.organizationId }), credentials: 'session' },
   // issue 25: an operator's decision on a waiting tool call (each request gets a fresh pending approval: probe.ts)
   'POST /api/conversations/{id}/approvals/{approvalId}': { valid: () => ({ decision: 'deny' }) },
   'GET /api/conversations': { query: { limit: '10', cursor: '', agentId: 'x', status: 'HUMAN_REQUESTED', assigneeId: 'none', aiEnabled: 'true' } },
@@ -143,6 +151,8 @@ const ID_KINDS: Record<string, IdKind> = {
   webhooks: 'webhook',
   deliveries: 'webhookDelivery',
   connections: 'connection',
+  invitations: 'invitation',
+  members: 'member',
   approvals: 'approval',
   upsert: 'datastore',
   'file-upload': 'datastore',
@@ -150,6 +160,7 @@ const ID_KINDS: Record<string, IdKind> = {
 }
 
 function idKinds(apiPath: string): Record<string, IdKind> {
+  if (apiPath === '/api/invitations/{id}/accept') return { id: 'invitationToken' }
   const segments = apiPath.split('/')
   const kinds: Record<string, IdKind> = {}
   segments.forEach((s, i) => {

@@ -39,6 +39,9 @@ const FIELD: Record<Exclude<IdKind, 'segments'>, keyof TenantWorld> = {
   webhook: 'webhookId',
   webhookDelivery: 'webhookDeliveryId',
   connection: 'connectionId',
+  invitation: 'invitationId',
+  invitationToken: 'invitationToken',
+  member: 'memberUserId',
   approval: 'approvalId',
 }
 
@@ -47,6 +50,8 @@ async function resolveId(kind: IdKind, choice: IdChoice, spec: EndpointSpec, own
   if (kind === 'segments') return ['nothing', 'here']
   if (choice.tag === 'missing') return `cm${randomBytes(11).toString('hex')}`
   if (choice.tag === 'other') return other[FIELD[kind]] as string
+  // an invitation's token works once: every request gets a fresh one
+  if (kind === 'invitationToken') return freshResource(own, kind)
   // a decision is made once: each request decides a fresh pending approval of the world's conversation
   if (kind === 'approval') return freshResource(own, 'approval')
   if (spec.destructive && kind !== 'publicAgent' && kind !== 'conversation' && kind !== 'message' && kind !== 'webhookDelivery') return freshResource(own, kind)
@@ -75,6 +80,11 @@ export async function resolveParams(spec: EndpointSpec, probe: Probe, own: Tenan
   const params: Record<string, string | string[]> = {}
   for (const [name, kind] of Object.entries(spec.params)) params[name] = await resolveId(kind, probe.params[name] ?? { tag: 'own' }, spec, own, other)
   return params
+}
+
+/** The credentials with which the world's owner is served: its API key, or its session for the endpoints that take a session only. */
+export function ownerCredentials(spec: EndpointSpec, own: TenantWorld): Record<string, string> {
+  return spec.credentials === 'session' ? own.session : own.headers
 }
 
 /** Sends the probe with its resolved parameters and the given credentials. */

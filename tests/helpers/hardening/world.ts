@@ -1,4 +1,6 @@
+import { encode } from 'next-auth/jwt'
 import { createApiKey, revokeApiKey } from '@/lib/auth/api-keys'
+import { hashInvitationToken } from '@/lib/members/invitations'
 import { getBlobStore, originalKey } from '@/lib/db/blob-store'
 import { encryptSecret } from '@/lib/crypto/secrets'
 import { getPrisma } from '@/lib/db/client'
@@ -32,6 +34,11 @@ export interface TenantWorld extends TestTenant {
   /** A Notion connection of the organization, and a token the world's fake Notion accepts. */
   connectionId: string
   notionToken: string
+  /** Issue 24: a pending invitation, a member other than the owner (an editor), and the owner's dashboard session. */
+  invitationId: string
+  invitationToken: string
+  memberUserId: string
+  session: Record<string, string>
   /** A tool call of the conversation waiting for an operator (issue 25). */
   approvalId: string
 }
@@ -81,6 +88,8 @@ export async function createTenantWorld(label: string, marker = `${label}-${++n}
   const webhook = await createWebhookRow(organizationId)
   const fake = await worldNotion()
   const connectionId = await createConnectionRow(organizationId, fake.token, `${marker} connection`)
+  const invitation = await createInvitationRow(organizationId)
+  const member = await createMemberRow(organizationId)
   const delivery = await prisma.webhookDelivery.create({ data: { organizationId, endpointId: webhook, event: 'datasource.synched', body: '{}', status: 'failed' } })
   const approvalId = await createApprovalRow(w0(organizationId, agent.id, conversation.id))
   return {
@@ -100,7 +109,32 @@ export async function createTenantWorld(label: string, marker = `${label}-${++n}
     spareKeyId: spare.apiKey.id,
     revokedKey: revoked.secret,
     userId: user.id,
+    invitationId: invitation.id,
+    invitationToken: invitation.token,
+    memberUserId: member,
+    session: await sessionOf(user.id),
   }
+}
+
+/** The headers of a same-origin dashboard request signed in as the user. */
+export async function sessionOf(userId: string): Promise<Record<string, string>> {
+  const token = await encode({ token: { sub: userId }, secret: process.env.NEXTAUTH_SECRET! })
+  return { cookie: `next-auth.session-token=${token}`, origin: 'http://localhost', 'sec-fetch-site': 'same-origin' }
+}
+
+async function createInvitationRow(organizationId: string): Promise<{ id: string; token: string }> {
+  const prisma = await getPrisma()
+  const token = `inv_${Math.random().toString(36).slice(2)}${Date.now()}`
+  const email = `invitee-${Math.random().toString(36).slice(2)}@example.com`
+  const row = await prisma.invitation.create({ data: { organizationId, email, role: 'viewer', tokenHash: hashInvitationToken(token), expiresAt: new Date(Date.now() + 86_400_000) } })
+  return { id: row.id, token }
+}
+
+async function createMemberRow(organizationId: string): Promise<string> {
+  const prisma = await getPrisma()
+  const user = await prisma.user.create({ data: { email: `member-${Math.random().toString(36).slice(2)}@example.com`, name: 'A member', passwordHash: 'x' } })
+  await prisma.membership.create({ data: { organizationId, userId: user.id, role: 'editor' } })
+  return user.id
 }
 
 async function createWebhookRow(organizationId: string): Promise<string> {
@@ -127,7 +161,7 @@ async function createApprovalRow(at: { organizationId: string; agentId: string; 
 }
 
 /** Fresh resources of a tenant, for requests that destroy what they name. */
-export async function freshResource(w: TenantWorld, kind: 'datastore' | 'datasource' | 'agent' | 'apiKey' | 'webhook' | 'connection' | 'approval'): Promise<string> {
+export async function freshResource(w: TenantWorld, kind: 'datastore' | 'datasource' | 'agent' | 'apiKey' | 'webhook' | 'connection' | 'invitation' | 'invitationToken' | 'member' | 'approval'): Promise<string> {
   const prisma = await getPrisma()
   const organizationId = w.ctx.organizationId
   switch (kind) {
@@ -143,6 +177,12 @@ export async function freshResource(w: TenantWorld, kind: 'datastore' | 'datasou
       return createWebhookRow(organizationId)
     case 'connection':
       return createConnectionRow(organizationId, w.notionToken)
+    case 'invitation':
+      return (await createInvitationRow(organizationId)).id
+    case 'invitationToken':
+      return (await createInvitationRow(organizationId)).token
+    case 'member':
+      return createMemberRow(organizationId)
     case 'approval':
       return createApprovalRow({ organizationId, agentId: w.agentId, conversationId: w.conversationId })
   }
