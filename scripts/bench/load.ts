@@ -102,7 +102,35 @@ async function ask(base: string, agentId: string, question: string): Promise<Out
   return { firstMs: first, status: done && first !== null ? 200 : 599 }
 }
 
+type Run = [outcomes: Outcome[], seconds: number, cpu: number]
+
+/** `level` visitors, each asking again as soon as its answer ends, for `seconds`. */
+async function closedLoop(level: number, seconds: number, asker: () => Promise<Outcome>, serverCpu: () => number): Promise<Run> {
+  const outcomes: Outcome[] = []
+  const cpu = serverCpu()
+  const until = performance.now() + seconds * 1000
+  await Promise.all(Array.from({ length: level }, async () => {
+    while (performance.now() < until) outcomes.push(await asker())
+  }))
+  return [outcomes, seconds, serverCpu() - cpu]
+}
+
+/** `rate` questions arriving a second for `seconds`, whatever the answers do. */
+async function openLoop(rate: number, seconds: number, asker: () => Promise<Outcome>, serverCpu: () => number): Promise<Run> {
+  const outcomes: Promise<Outcome>[] = []
+  const cpu = serverCpu()
+  const started = performance.now()
+  for (let i = 0; i < rate * seconds; i++) {
+    const due = started + (i * 1000) / rate
+    if (due > performance.now()) await sleep(due - performance.now())
+    outcomes.push(asker())
+  }
+  const done = await Promise.all(outcomes)
+  return [done, (performance.now() - started) / 1000, serverCpu() - cpu]
+}
+
 function summary(label: string, outcomes: Outcome[], seconds: number, cpu: number) {
+  console.error(`${label}: ${outcomes.length} questions`)
   const ok = outcomes.filter(o => o.status === 200).map(o => o.firstMs!).sort((a, b) => a - b)
   const at = (p: number) => (ok.length ? Math.round(ok[Math.min(ok.length - 1, Math.floor((p / 100) * ok.length))]) : NaN)
   return {
@@ -141,31 +169,11 @@ export async function run(argv: string[] = []): Promise<void> {
     const question = () => questions[next++ % questions.length]
     const base = () => servers[next % servers.length].base
     const serverCpu = () => servers.reduce((sum, s) => sum + cpuMs(s.child.pid!), 0)
+    const asker = () => ask(base(), agentId, question())
     const rows = []
     const load = os.loadavg()[0]
-    for (const level of options.levels) {
-      const outcomes: Outcome[] = []
-      const cpu = serverCpu()
-      const until = performance.now() + options.seconds * 1000
-      await Promise.all(Array.from({ length: level }, async () => {
-        while (performance.now() < until) outcomes.push(await ask(base(), agentId, question()))
-      }))
-      rows.push(summary(`${level} at a time`, outcomes, options.seconds, serverCpu() - cpu))
-      console.error(JSON.stringify(rows.at(-1)))
-    }
-    if (options.rate > 0) {
-      const outcomes: Promise<Outcome>[] = []
-      const cpu = serverCpu()
-      const started = performance.now()
-      for (let i = 0; i < options.rate * options.seconds; i++) {
-        const due = started + (i * 1000) / options.rate
-        if (due > performance.now()) await sleep(due - performance.now())
-        outcomes.push(ask(base(), agentId, question()))
-      }
-      const done = await Promise.all(outcomes)
-      rows.push(summary(`${options.rate} arriving a second`, done, (performance.now() - started) / 1000, serverCpu() - cpu))
-      console.error(JSON.stringify(rows.at(-1)))
-    }
+    for (const level of options.levels) rows.push(summary(`${level} at a time`, ...(await closedLoop(level, options.seconds, asker, serverCpu))))
+    if (options.rate > 0) rows.push(summary(`${options.rate} arriving a second`, ...(await openLoop(options.rate, options.seconds, asker, serverCpu))))
     const database = process.env.BENCH_DATABASE_URL ? `PostgreSQL, ${options.processes} web process${options.processes > 1 ? 'es' : ''}` : 'embedded PGlite, one process'
     console.log(`\nCommand: \`${process.env.BENCH_DATABASE_URL ? 'BENCH_DATABASE_URL=… ' : ''}npm run bench:load -- --levels ${options.levels.join(',')} --seconds ${options.seconds} --rate ${options.rate} --processes ${options.processes}\` (${database}; 1,000 SciFact abstracts; load average at start ${load.toFixed(1)}, ${os.cpus().length} cores)\n`)
     console.log('| load | questions/s | first answer p50 | p95 | p99 | server CPU a question | errors | 503 |')
