@@ -10,7 +10,7 @@ import { describeEndpoint, ENDPOINTS, type EndpointSpec } from './helpers/harden
 import { renderJson, type Probe } from './helpers/hardening/inputs'
 import { resolveParams, send, validProbe } from './helpers/hardening/probe'
 import { changes, snapshot } from './helpers/hardening/snapshot'
-import { createTenantWorld, MARKER, type TenantWorld } from './helpers/hardening/world'
+import { createTenantWorld, MARKER, sessionHeaders, type TenantWorld } from './helpers/hardening/world'
 import { expectErrorBody } from './helpers/http'
 
 process.env.LIMIT_PUBLIC_QUERIES_PER_MINUTE = '1000000'
@@ -78,7 +78,8 @@ describe('the auth matrix', () => {
         for (const secret of privateOfA()) expect(answer.text, `${where} leaks ${secret}`).not.toContain(secret)
       }
       // the owner's own key is served, so the refusals above are about credentials only
-      const own = await send(spec, probe, await resolveParams(spec, probe, a, b), a.headers)
+      // (a signed-in user's own account: the owner's session)
+      const own = await send(spec, probe, await resolveParams(spec, probe, a, b), spec.asUser ? await sessionHeaders(a) : a.headers)
       expect(own.answer.status, `${describeEndpoint(spec)} with the owner's key → ${own.answer.text.slice(0, 200)}`).toBeLessThan(300)
     })
   }

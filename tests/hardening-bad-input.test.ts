@@ -158,7 +158,9 @@ describe('tabled bad input', () => {
         const choices = [{ tag: 'other' } as const, { tag: 'missing' } as const, ...RAW_IDS.map(value => ({ tag: 'raw', value }) as const)]
         for (const choice of choices) {
           const answer = await probeEndpoint(spec, { label: `${name} = ${choice.tag === 'raw' ? label(choice.value) : choice.tag}`, params: { ...own(spec), [name]: choice }, search: {}, ...body }, a, b)
-          if (choice.tag !== 'raw' && spec.params[name] !== 'segments') expect(answer.status, `${describeEndpoint(spec)} with ${choice.tag} ${name}`).toBe(404)
+          // a reset link's token is a credential of no tenant: another organization's is as good as its holder's
+          const credential = spec.params[name] === 'passwordReset' && choice.tag === 'other'
+          if (choice.tag !== 'raw' && spec.params[name] !== 'segments' && !credential) expect(answer.status, `${describeEndpoint(spec)} with ${choice.tag} ${name}`).toBe(404)
           if (answer.status < 400) expect(answer.text).not.toContain(b.datastoreId)
         }
       }

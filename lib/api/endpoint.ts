@@ -202,7 +202,7 @@ async function audit(contract: Contract, ctx: TenantContext, params: Record<stri
   const change = contract.audit === false ? null : auditAction(contract.method, contract.path)
   if (!change) return
   const answered = (body ?? {}) as { id?: unknown; name?: unknown }
-  const id = params.id ?? params.datastoreId ?? (typeof answered.id === 'string' ? answered.id : null)
+  const id = params.id ?? params.datastoreId ?? params.userId ?? (typeof answered.id === 'string' ? answered.id : null)
   const name = typeof answered.name === 'string' ? answered.name : null
   await recordAudit(ctx, { action: change.action, target: { type: change.targetType, id, name }, ...request })
 }

@@ -3,6 +3,7 @@
 // or the path's action segment ("/api/datasources/{id}/synch" → datasource.synch).
 
 const RESOURCES: Record<string, string> = {
+  account: 'account',
   agents: 'agent',
   'api-keys': 'api_key',
   connections: 'connection',
@@ -11,6 +12,7 @@ const RESOURCES: Record<string, string> = {
   datastores: 'datastore',
   deliveries: 'webhook_delivery',
   gaps: 'gap',
+  members: 'member',
   messages: 'message',
   webhooks: 'webhook',
 }

@@ -10,7 +10,7 @@ import { useFakeModel } from '../helpers/agents'
 import { call } from '../helpers/http'
 import { describeEndpoint, ENDPOINTS } from '../helpers/hardening/endpoints'
 import { resolveParams, send, validProbe } from '../helpers/hardening/probe'
-import { createTenantWorld, type TenantWorld } from '../helpers/hardening/world'
+import { createTenantWorld, sessionHeaders, type TenantWorld } from '../helpers/hardening/world'
 import { createTenant } from '../helpers/tenants'
 
 process.env.LIMIT_PUBLIC_QUERIES_PER_MINUTE = '1000000'
@@ -36,7 +36,8 @@ describe('every endpoint of the registry', () => {
   for (const spec of ordered) {
     test(`${describeEndpoint(spec)} succeeds with what its declaration documents`, async () => {
       const probe = validProbe(spec, own)
-      const { answer } = await send(spec, probe, await resolveParams(spec, probe, own, other), own.headers)
+      const auth = spec.asUser ? await sessionHeaders(own) : own.headers
+      const { answer } = await send(spec, probe, await resolveParams(spec, probe, own, other), auth)
       expect(answer.status, answer.text.slice(0, 500)).toBeGreaterThanOrEqual(200)
       expect(answer.status, answer.text.slice(0, 500)).toBeLessThan(300)
     })

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { apiContracts } from '@/app/api/registry'
 import { type Contract, METHODS, type Method } from '@/lib/api/endpoint'
-import type { TenantWorld } from './world'
+import { WORLD_PASSWORD, type TenantWorld } from './world'
 
 // Every /api endpoint, as the hardening suites drive it: what each is (method, path parameters, who may call it,
 // what body it takes) comes from its declaration (app/api/registry.ts); only inputs it accepts are written here, as
@@ -11,7 +11,7 @@ import type { TenantWorld } from './world'
 export { METHODS, type Method }
 
 /** What a path parameter names: a resource of a tenant, or the catch-all's segments. */
-export type IdKind = 'datastore' | 'datasource' | 'agent' | 'publicAgent' | 'conversation' | 'message' | 'apiKey' | 'webhook' | 'webhookDelivery' | 'connection' | 'segments'
+export type IdKind = 'datastore' | 'datasource' | 'agent' | 'publicAgent' | 'conversation' | 'message' | 'apiKey' | 'webhook' | 'webhookDelivery' | 'connection' | 'member' | 'passwordReset' | 'segments'
 
 export interface EndpointSpec {
   file: string
@@ -28,6 +28,8 @@ export interface EndpointSpec {
   query?: Record<string, string>
   /** Removes what it names: each request gets a fresh resource. */
   destructive?: boolean
+  /** A signed-in user's own endpoint: called with the world's owner's session, not the API key. */
+  asUser?: boolean
   /** A protocol's endpoint (MCP): a JSON-RPC notification alone is acknowledged with a 202 and no body. */
   protocol?: string
 }
@@ -57,7 +59,7 @@ const AGENT_FIELDS = (w: TenantWorld) => ({
   ],
 })
 
-type Example = Pick<EndpointSpec, 'valid' | 'validForm' | 'query'>
+type Example = Pick<EndpointSpec, 'valid' | 'validForm' | 'query' | 'asUser'>
 
 /** Inputs each endpoint accepts, by `METHOD path`: test data, not a description of the endpoint. */
 export const EXAMPLES: Record<string, Example> = {
@@ -127,6 +129,10 @@ export const EXAMPLES: Record<string, Example> = {
   'POST /api/agents/{id}/capture': { valid: w => ({ visitorEmail: 'visitor@example.com', conversationId: w.conversationId, visitorId: w.visitorId }) },
   'GET /api/leads': { query: { agentId: 'x', limit: '10', cursor: '' } },
   'GET /api/leads/export': { query: { agentId: 'x', format: 'csv' } },
+  // issue 24: a signed-in user's own account (the same password again, so that the world's stays known), a reset link
+  'GET /api/account': { asUser: true },
+  'POST /api/account/password': { valid: () => ({ currentPassword: WORLD_PASSWORD, newPassword: WORLD_PASSWORD }), asUser: true },
+  'POST /api/password-resets/{token}': { valid: () => ({ password: 'a new password 123' }) },
   'GET /api/conversations': { query: { limit: '10', cursor: '', agentId: 'x', status: 'HUMAN_REQUESTED', assigneeId: 'none', aiEnabled: 'true' } },
 }
 
@@ -141,6 +147,8 @@ const ID_KINDS: Record<string, IdKind> = {
   webhooks: 'webhook',
   deliveries: 'webhookDelivery',
   connections: 'connection',
+  members: 'member',
+  'password-resets': 'passwordReset',
   upsert: 'datastore',
   'file-upload': 'datastore',
   query: 'datastore',

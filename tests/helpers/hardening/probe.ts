@@ -39,6 +39,8 @@ const FIELD: Record<Exclude<IdKind, 'segments'>, keyof TenantWorld> = {
   webhook: 'webhookId',
   webhookDelivery: 'webhookDeliveryId',
   connection: 'connectionId',
+  member: 'memberId',
+  passwordReset: 'passwordResetToken',
 }
 
 async function resolveId(kind: IdKind, choice: IdChoice, spec: EndpointSpec, own: TenantWorld, other: TenantWorld): Promise<string | string[]> {
@@ -46,7 +48,7 @@ async function resolveId(kind: IdKind, choice: IdChoice, spec: EndpointSpec, own
   if (kind === 'segments') return ['nothing', 'here']
   if (choice.tag === 'missing') return `cm${randomBytes(11).toString('hex')}`
   if (choice.tag === 'other') return other[FIELD[kind]] as string
-  if (spec.destructive && kind !== 'publicAgent' && kind !== 'conversation' && kind !== 'message' && kind !== 'webhookDelivery') return freshResource(own, kind)
+  if (spec.destructive && kind !== 'publicAgent' && kind !== 'conversation' && kind !== 'message' && kind !== 'webhookDelivery' && kind !== 'member' && kind !== 'passwordReset') return freshResource(own, kind)
   return own[FIELD[kind]] as string
 }
 

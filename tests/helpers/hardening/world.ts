@@ -1,4 +1,7 @@
+import { encode } from 'next-auth/jwt'
 import { createApiKey, revokeApiKey } from '@/lib/auth/api-keys'
+import { hashPassword } from '@/lib/auth/passwords'
+import { createPasswordReset } from '@/lib/auth/password-reset'
 import { getBlobStore, originalKey } from '@/lib/db/blob-store'
 import { encryptSecret } from '@/lib/crypto/secrets'
 import { getPrisma } from '@/lib/db/client'
@@ -10,6 +13,8 @@ import { createTenant, type TestTenant } from '../tenants'
 // auth suites. Every text of A carries MARKER so that a response leaking A's data to B is easy to spot.
 
 export const MARKER = 'TENANT-A-PRIVATE-7c1f'
+/** The password of the world's owner (userId), for the endpoints of a signed-in user's own account. */
+export const WORLD_PASSWORD = 'world password 123'
 
 export interface TenantWorld extends TestTenant {
   datastoreId: string
@@ -26,6 +31,9 @@ export interface TenantWorld extends TestTenant {
   /** A revoked key of the organization. */
   revokedKey: string
   userId: string
+  /** An editor of the organization, and a reset link's token for their password (POST /api/password-resets/{token}). */
+  memberId: string
+  passwordResetToken: string
   /** A webhook endpoint of the organization, with one delivery. */
   webhookId: string
   webhookDeliveryId: string
@@ -74,8 +82,14 @@ export async function createTenantWorld(label: string, marker = `${label}-${++n}
   const spare = await createApiKey(tenant.ctx, `${marker} spare key`)
   const revoked = await createApiKey(tenant.ctx, `${marker} revoked key`)
   await revokeApiKey(tenant.ctx, revoked.apiKey.id)
-  const user = await prisma.user.create({ data: { email: `${marker.toLowerCase()}-${Date.now()}@example.com`, passwordHash: 'x' } })
+  const user = await prisma.user.create({ data: { email: `${marker.toLowerCase()}-${Date.now()}@example.com`, passwordHash: await hashPassword(WORLD_PASSWORD) } })
   await prisma.membership.create({ data: { organizationId, userId: user.id, role: 'owner' } })
+  const member = await prisma.user.create({ data: { email: `${marker.toLowerCase()}-editor-${Date.now()}@example.com`, passwordHash: 'x' } })
+  await prisma.membership.create({ data: { organizationId, userId: member.id, role: 'editor' } })
+  // a link of another member's: POST /api/members/{userId}/password-reset replaces the member's unused ones
+  const resetting = await prisma.user.create({ data: { email: `${marker.toLowerCase()}-resetting-${Date.now()}@example.com`, passwordHash: 'x' } })
+  await prisma.membership.create({ data: { organizationId, userId: resetting.id, role: 'viewer' } })
+  const reset = await createPasswordReset(tenant.ctx, resetting.id, 'http://localhost')
   const webhook = await createWebhookRow(organizationId)
   const fake = await worldNotion()
   const connectionId = await createConnectionRow(organizationId, fake.token, `${marker} connection`)
@@ -96,7 +110,17 @@ export async function createTenantWorld(label: string, marker = `${label}-${++n}
     spareKeyId: spare.apiKey.id,
     revokedKey: revoked.secret,
     userId: user.id,
+    memberId: member.id,
+    passwordResetToken: reset.url.split('/').pop()!,
   }
+}
+
+/** Headers of a same-origin dashboard request signed in as the world's owner (a session of its current version). */
+export async function sessionHeaders(world: TenantWorld): Promise<Record<string, string>> {
+  const prisma = await getPrisma()
+  const { sessionVersion } = await prisma.user.findUniqueOrThrow({ where: { id: world.userId }, select: { sessionVersion: true } })
+  const token = await encode({ token: { sub: world.userId, sv: sessionVersion }, secret: process.env.NEXTAUTH_SECRET! })
+  return { cookie: `next-auth.session-token=${token}`, 'sec-fetch-site': 'same-origin' }
 }
 
 async function createWebhookRow(organizationId: string): Promise<string> {
