@@ -1,0 +1,47 @@
+import { expect, test, type Page } from '@playwright/test'
+import { E2E_PORT, OIDC, OIDC_PORT } from '../playwright.config'
+import { startOidcProvider } from './support/oidc-provider'
+
+// Issue 24: single sign-on in Chromium against a real OpenID provider (oidc-provider) this spec starts on 127.0.0.1.
+// The shared e2e server runs with OIDC_* pointing at it (playwright.config.ts): people of allowed.example come in
+// as viewers; others are refused with a message on the sign-in page.
+
+let provider: Awaited<ReturnType<typeof startOidcProvider>>
+
+test.beforeAll(async () => {
+  provider = await startOidcProvider(OIDC_PORT, { ...OIDC, redirectUri: `http://127.0.0.1:${E2E_PORT}/api/auth/callback/oidc` })
+})
+
+test.afterAll(async () => {
+  await provider?.close()
+})
+
+/** From the sign-in page through the provider's login and consent, as a person would. */
+async function signInWithProvider(page: Page, email: string) {
+  await page.goto('/login')
+  await page.getByRole('button', { name: `Sign in with ${OIDC.name}` }).click()
+  await expect(page).toHaveURL(new RegExp(`^http://127\\.0\\.0\\.1:${OIDC_PORT}/`))
+  await page.locator('input[name="login"]').fill(email)
+  await page.locator('input[name="password"]').fill('any password')
+  await page.getByRole('button', { name: /sign-in/i }).click()
+  await page.getByRole('button', { name: /continue/i }).click()
+}
+
+test('a person of an allowed domain signs in with the provider and lands on the dashboard as a viewer', async ({ page }) => {
+  await signInWithProvider(page, 'ada@allowed.example')
+  await expect(page).toHaveURL(`http://127.0.0.1:${E2E_PORT}/agents`)
+  await expect(page.getByTestId('signed-in-email').first()).toHaveText('ada@allowed.example')
+  await page.goto('/account')
+  await expect(page.getByTestId('account-role')).toHaveText('viewer')
+  // the role holds on the API: a viewer cannot create a datastore
+  const created = await page.evaluate(() => fetch('/api/datastores', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"x"}' }).then(r => r.status))
+  expect(created).toBe(403)
+})
+
+test('a person of another domain is refused, and the sign-in page says why', async ({ page }) => {
+  await signInWithProvider(page, 'eve@elsewhere.example')
+  await expect(page).toHaveURL(/\/login\?error=SsoNotAdmitted/)
+  await expect(page.getByRole('alert')).toContainText('not admitted here')
+  await page.goto('/agents')
+  await expect(page).toHaveURL(/\/login/)
+})
