@@ -41,7 +41,7 @@ test('a person of an allowed domain signs in with the provider and lands on the 
 test('a person of another domain is refused, and the sign-in page says why', async ({ page }) => {
   await signInWithProvider(page, 'eve@elsewhere.example')
   await expect(page).toHaveURL(/\/login\?error=SsoNotAdmitted/)
-  await expect(page.getByRole('alert')).toContainText('not admitted here')
+  await expect(page.getByRole('alert').filter({ hasText: 'not admitted here' })).toContainText('ask an admin to invite you or to allow your email domain')
   await page.goto('/agents')
   await expect(page).toHaveURL(/\/login/)
 })
