@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
 import { E2E_PORT, OIDC, OIDC_PORT } from '../playwright.config'
+import { ADMIN } from './support/auth'
 import { startOidcProvider } from './support/oidc-provider'
 
 // Issue 24: single sign-on in Chromium against a real OpenID provider (oidc-provider) this spec starts on 127.0.0.1.
@@ -36,6 +37,15 @@ test('a person of an allowed domain signs in with the provider and lands on the 
   // the role holds on the API: a viewer cannot create a datastore
   const created = await page.evaluate(() => fetch('/api/datastores', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"x"}' }).then(r => r.status))
   expect(created).toBe(403)
+})
+
+test("the sign-in is in the organization's audit log, with the client's address", async ({ page, request }) => {
+  await signInWithProvider(page, 'alan@allowed.example')
+  await expect(page).toHaveURL(`http://127.0.0.1:${E2E_PORT}/agents`)
+  const res = await request.get('/api/audit-log?action=auth.sign_in&actor=alan%40allowed.example', { headers: { authorization: `Bearer ${ADMIN.apiKey}` } })
+  const { items } = await res.json()
+  expect(items).toHaveLength(1)
+  expect(items[0]).toMatchObject({ action: 'auth.sign_in', target: { type: 'user', name: 'alan@allowed.example' }, clientAddress: '127.0.0.1' })
 })
 
 test('a person of another domain is refused, and the sign-in page says why', async ({ page }) => {

@@ -12,8 +12,11 @@ import { admitSsoUser, ssoProvider, SSO_NOT_ADMITTED, SSO_PROVIDER_ID } from './
 // Behind a reverse proxy set NEXTAUTH_URL; otherwise next-auth takes the origin from the request's Host.
 process.env.AUTH_TRUST_HOST ??= 'true'
 
-/** next-auth's options, built on first use (the secret may live in DATA_DIR, which `next build` must not touch). */
-export function authOptions(): AuthOptions {
+/**
+ * next-auth's options, built on first use (the secret may live in DATA_DIR, which `next build` must not touch). The
+ * sign-in route passes the client's address, for the audit entry of a single sign-on.
+ */
+export function authOptions(request?: { clientAddress: string }): AuthOptions {
   return {
     secret: authSecret(),
     session: { strategy: 'jwt', maxAge: 30 * 24 * 3600 },
@@ -64,7 +67,7 @@ export function authOptions(): AuthOptions {
     },
     events: {
       signIn: async ({ user, account }) => {
-        if (account?.provider === SSO_PROVIDER_ID && user.email) await auditSignIn('auth.sign_in', user.email, 'unknown', 'sso')
+        if (account?.provider === SSO_PROVIDER_ID && user.email) await auditSignIn('auth.sign_in', user.email, request?.clientAddress ?? 'unknown', 'sso')
       },
       signOut: async ({ token }) => {
         if (token?.sub) await endSessions(token.sub, token[SESSION_VERSION_CLAIM])
