@@ -4,7 +4,7 @@ import { memberWithPassword, signInFrom } from '../helpers/sign-in'
 
 // Issue 24: sign-in throttling, through the credentials provider as next-auth calls it. Ten failures of an account in
 // 15 minutes refuse it, the right password too, until the window passes; thirty of an address refuse that address.
-// Over HTTP against the built server (no session cookie, the redirect's error): e2e/sign-in-throttle.spec.ts.
+// Over HTTP against the built server (no session cookie, the redirect's error): e2e/sign-in.spec.ts.
 
 const PASSWORD = 'the right password 1'
 let n = 0

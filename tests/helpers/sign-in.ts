@@ -4,7 +4,7 @@ import { getPrisma } from '@/lib/db/client'
 import type { Role } from '@/lib/domain/access'
 
 // The dashboard's password sign-in as next-auth runs it: the credentials provider's authorize() with the request's
-// headers (next-auth's route handler itself needs Next's request scope; the HTTP side is e2e/sign-in-throttle.spec.ts).
+// headers (next-auth's route handler itself needs Next's request scope; the HTTP side is e2e/sign-in.spec.ts).
 
 type Authorize = (credentials: Record<string, string>, req: { headers: Record<string, string> }) => Promise<{ id: string } | null>
 

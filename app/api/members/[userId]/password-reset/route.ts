@@ -1,5 +1,6 @@
 import { createPasswordReset } from '@/lib/auth/password-reset'
 import { PasswordResetLink } from '@/lib/domain/sign-in'
+import { publicOrigin } from '@/lib/http/route'
 import { endpoint, endpoints } from '@/lib/api/endpoint'
 
 export const { GET, POST, PUT, PATCH, DELETE } = endpoints('/api/members/{userId}/password-reset', {
@@ -10,6 +11,6 @@ export const { GET, POST, PUT, PATCH, DELETE } = endpoints('/api/members/{userId
     access: { scope: 'admin' },
     response: PasswordResetLink,
     status: 201,
-    handler: ({ ctx, params, req }) => createPasswordReset(ctx, params.userId, process.env.NEXTAUTH_URL ?? new URL(req.url).origin),
+    handler: ({ ctx, params, req }) => createPasswordReset(ctx, params.userId, publicOrigin(req)),
   }),
 })

@@ -6,8 +6,8 @@ import { expect, request as newRequest, test } from '@playwright/test'
 import { THROTTLE_PORT } from '../playwright.config'
 import { OwnServer } from './support/own-server'
 
-// Issue 24: sign-in throttling over HTTP against the built server, on a server of its own (the shared one keeps its
-// admin signing in). It runs behind a "proxy" (TRUST_PROXY=1), so each request names its client address in
+// Issue 24: sign-in throttling, password change and reset links, over HTTP and in Chromium against the built server,
+// on a server of its own (the shared one keeps its admin signing in with the same password). It runs behind a "proxy" (TRUST_PROXY=1), so each request names its client address in
 // X-Forwarded-For. The window passing is the stored attempts set back, while the server is stopped.
 
 const ADMIN = { email: 'owner@throttle.example', password: 'throttle-password-123' }
@@ -15,6 +15,7 @@ const OTHER = { email: 'colleague@throttle.example', password: 'colleague-passwo
 const server = new OwnServer(THROTTLE_PORT, fs.mkdtempSync(path.join(os.tmpdir(), 'ads-e2e-throttle-')), {
   INIT_ADMIN_EMAIL: ADMIN.email,
   INIT_ADMIN_PASSWORD: ADMIN.password,
+  INIT_API_KEY: 'ads_e2e_throttle_key_0123456789',
   TRUST_PROXY: '1',
 })
 
@@ -63,6 +64,52 @@ test('30 wrong passwords, then the right one is refused with no session, saying 
 test('another account signs in meanwhile', async () => {
   const other = await signIn('198.51.100.9', OTHER.email, OTHER.password)
   expect(other).toMatchObject({ session: true, error: null })
+})
+
+test("an admin's reset link sets the colleague's password once, on the page it opens", async ({ page, request }) => {
+  const res = await request.post(`${server.url}/api/members/colleague/password-reset`, { headers: { authorization: 'Bearer ads_e2e_throttle_key_0123456789' } })
+  expect(res.status()).toBe(201)
+  const { url } = await res.json()
+  expect(url).toMatch(new RegExp(`^${server.url}/reset-password/[\\w-]{43}$`))
+  await page.goto(url)
+  await page.getByLabel('New password').fill('colleague-reset-456')
+  await page.getByRole('button', { name: 'Set password' }).click()
+  await expect(page.getByRole('status')).toContainText(`The password of ${OTHER.email} is set`)
+  expect((await signIn('198.51.100.10', OTHER.email, 'colleague-reset-456')).session).toBe(true)
+  expect((await signIn('198.51.100.10', OTHER.email, OTHER.password)).session).toBe(false)
+  // a second use
+  await page.goto(url)
+  await page.getByLabel('New password').fill('yet-another-789')
+  await page.getByRole('button', { name: 'Set password' }).click()
+  await expect(page.getByRole('alert').filter({ hasText: 'not found' })).toContainText('unknown, used or expired')
+  OTHER.password = 'colleague-reset-456'
+})
+
+test('the colleague changes their password on the Account page; a session from before ends', async ({ page }) => {
+  const before = await newRequest.newContext({ baseURL: server.url, extraHTTPHeaders: { 'x-forwarded-for': '198.51.100.11' } })
+  const { csrfToken } = await (await before.get('/api/auth/csrf')).json()
+  await before.post('/api/auth/callback/credentials', { form: { csrfToken, email: OTHER.email, password: OTHER.password, json: 'true' }, maxRedirects: 0 })
+  expect((await before.get('/api/account')).status()).toBe(200)
+
+  await page.goto(`${server.url}/login`)
+  await page.getByLabel('Email').fill(OTHER.email)
+  await page.getByLabel('Password').fill(OTHER.password)
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+  await expect(page).toHaveURL(/\/agents/)
+  await page.goto(`${server.url}/account`)
+  await expect(page.getByTestId('account-role')).toHaveText('editor')
+  await page.getByLabel('Current password').fill('not my password')
+  await page.getByLabel('New password').fill('colleague-changed-789')
+  await page.getByRole('button', { name: 'Change password' }).click()
+  await expect(page.getByRole('alert').filter({ hasText: 'current password is wrong' })).toBeVisible()
+  await page.getByLabel('Current password').fill(OTHER.password)
+  await page.getByRole('button', { name: 'Change password' }).click()
+  await expect(page.getByText('Password changed')).toBeVisible()
+  // this browser was signed in again with the new password; the other session ended
+  await page.reload()
+  await expect(page.getByTestId('account-role')).toHaveText('editor')
+  expect((await before.get('/api/account')).status()).toBe(401)
+  await before.dispose()
 })
 
 test('the sign-in page says when to try again', async ({ page }) => {
