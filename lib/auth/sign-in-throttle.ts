@@ -18,6 +18,9 @@ export function signInLimits(): SignInLimits {
   return { accountFailures: env.SIGN_IN_MAX_FAILURES, addressFailures: env.SIGN_IN_MAX_FAILURES_PER_ADDRESS, windowMs: env.SIGN_IN_WINDOW_MINUTES * 60_000 }
 }
 
+/** What lib/http/route.ts clientAddress() answers when the request names no address. */
+const UNKNOWN_ADDRESS = 'unknown'
+
 /** The error code next-auth carries in the sign-in redirect (`?error=SignInThrottled:<ISO time>`). */
 export const SIGN_IN_THROTTLED = 'SignInThrottled'
 
@@ -47,7 +50,11 @@ export async function throttledUntil(email: string, clientAddress: string, now =
   const newest = { orderBy: { createdAt: 'desc' as const }, select: { createdAt: true } }
   const [accountFailures, addressFailures] = await Promise.all([
     prisma.signInAttempt.findMany({ where: { email, succeeded: false, createdAt: { gt: since } }, take: limits.accountFailures, ...newest }),
-    prisma.signInAttempt.findMany({ where: { clientAddress, succeeded: false, createdAt: { gt: windowStart } }, take: limits.addressFailures, ...newest }),
+    // no address known (a server not behind scripts/serve.mjs or a proxy): one shared bucket would let anyone refuse
+    // everyone's sign-in, so only the account's limit applies
+    clientAddress === UNKNOWN_ADDRESS
+      ? []
+      : prisma.signInAttempt.findMany({ where: { clientAddress, succeeded: false, createdAt: { gt: windowStart } }, take: limits.addressFailures, ...newest }),
   ])
   const times = [retryAtOf(accountFailures, limits.accountFailures, limits.windowMs), retryAtOf(addressFailures, limits.addressFailures, limits.windowMs)]
   const latest = Math.max(...times.map(t => t?.getTime() ?? 0))

@@ -72,6 +72,12 @@ describe('sign-in throttling', () => {
     expect(await signInFrom(newAddress(), email, PASSWORD)).toBe('signed in')
   })
 
+  test('without a known client address only the account is counted, so strangers cannot refuse everyone', async () => {
+    for (let i = 0; i < 30; i++) await signInFrom('', `stranger-${i}@example.com`, 'wrong')
+    const { email } = await memberWithPassword(PASSWORD)
+    expect(await signInFrom('', email, PASSWORD)).toBe('signed in')
+  })
+
   test('the limits are settings', async () => {
     process.env.SIGN_IN_MAX_FAILURES = '3'
     try {
