@@ -113,5 +113,6 @@ export function mainPages(d: SupportData): [string, string][] {
     ['inbox', '/conversations'],
     ['gaps', '/gaps'],
     ['connect an assistant', '/connect'],
+    ['account', '/account'],
   ]
 }
