@@ -7,6 +7,11 @@ import { defineConfig } from '@playwright/test'
 process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'ads-e2e-'))
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3005)
 export const FAKE_MODEL_PORT = Number(process.env.E2E_FAKE_MODEL_PORT ?? 3006)
+// the OpenID provider e2e/sso.spec.ts starts, and the client the server is registered as there
+export const OIDC_PORT = Number(process.env.E2E_OIDC_PORT ?? E2E_PORT + 2)
+export const OIDC = { name: 'Test IdP', clientId: 'e2e-dashboard', clientSecret: 'e2e-oidc-client-secret-0123456789' }
+// a server of its own for e2e/sign-in.spec.ts (it stops and restarts it)
+export const THROTTLE_PORT = Number(process.env.E2E_THROTTLE_PORT ?? E2E_PORT + 3)
 
 export default defineConfig({
   testDir: 'e2e',
@@ -60,6 +65,17 @@ export default defineConfig({
         NOTION_REQUESTS_PER_SECOND: '50',
         // agents' tools call APIs and MCP servers the specs start on 127.0.0.1
         TOOLS_ALLOW_PRIVATE_HOSTS: '1',
+        // every spec signs in from 127.0.0.1, and one times wrong passwords of the admin: the throttle would refuse
+        // the admin for 15 minutes after a retry of it. Throttling is tested on a server of its own
+        // (e2e/sign-in.spec.ts)
+        SIGN_IN_MAX_FAILURES: '1000',
+        SIGN_IN_MAX_FAILURES_PER_ADDRESS: '1000',
+        // single sign-on against the provider e2e/sso.spec.ts starts (read at sign-in, so it need not run before)
+        OIDC_ISSUER: `http://127.0.0.1:${OIDC_PORT}`,
+        OIDC_CLIENT_ID: OIDC.clientId,
+        OIDC_CLIENT_SECRET: OIDC.clientSecret,
+        OIDC_NAME: OIDC.name,
+        OIDC_ALLOWED_DOMAINS: 'allowed.example',
         NEXT_TELEMETRY_DISABLED: '1',
       },
     },

@@ -135,7 +135,7 @@ test('a deep link opened while signed out returns there after signing in', async
   await expect(page).toHaveURL(/\/login\?callbackUrl=/)
   await page.getByLabel('Email').fill(ADMIN.email)
   await page.getByLabel('Password').fill(ADMIN.password)
-  await page.getByRole('button', { name: 'Sign in' }).click()
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click()
   await expect(page).toHaveURL(new RegExp(`${target}$`))
   await expect(page.getByRole('heading', { level: 1, name: MANUAL_NAME })).toBeVisible()
 })

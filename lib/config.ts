@@ -33,6 +33,18 @@ const ConfigSchema = z.object({
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   // a monitor's token: GET /api/metrics (lib/metrics, 404 while unset) and GET /api/health?deep=1's details
   METRICS_TOKEN: z.string().min(16).optional(),
+  // sign-in throttling (issue 24, lib/auth/sign-in-throttle.ts): password failures an account, and a client address,
+  // may have within the window before its sign-in is refused until the window passes
+  SIGN_IN_MAX_FAILURES: positiveInt.default(10),
+  SIGN_IN_MAX_FAILURES_PER_ADDRESS: positiveInt.default(30),
+  SIGN_IN_WINDOW_MINUTES: positiveInt.default(15),
+  // single sign-on (issue 24, lib/auth/sso.ts): an OpenID Connect provider, on when the first three are set
+  OIDC_ISSUER: z.string().url().optional(),
+  OIDC_CLIENT_ID: z.string().optional(),
+  OIDC_CLIENT_SECRET: z.string().optional(),
+  OIDC_NAME: z.string().default('single sign-on'),
+  OIDC_ALLOWED_DOMAINS: z.string().default(''),
+  OIDC_DEFAULT_ROLE: z.enum(['owner', 'admin', 'editor', 'operator', 'viewer']).default('viewer'),
   // the audit log (lib/audit): entries older than this are removed by the worker
   AUDIT_RETENTION_DAYS: positiveInt.default(365),
   // ingestion (lib/ingest): job leases and retries, the web fetcher's bounds

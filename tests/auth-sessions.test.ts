@@ -1,5 +1,5 @@
 import { encode } from 'next-auth/jwt'
-import { describe, expect, test } from 'vitest'
+import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import * as apiKeys from '@/app/api/api-keys/route'
 import { safeCallbackPath } from '@/components/auth/callback-url'
 import { hashPassword } from '@/lib/auth/passwords'
@@ -59,6 +59,16 @@ describe('dashboard sessions end', () => {
 })
 
 describe('sign-in timing', () => {
+  // two dozen failures in a row: the throttle (tests/auth/sign-in-throttle.test.ts) would refuse them unchecked
+  beforeEach(() => {
+    process.env.SIGN_IN_MAX_FAILURES = '1000'
+    process.env.SIGN_IN_MAX_FAILURES_PER_ADDRESS = '1000'
+  })
+  afterEach(() => {
+    delete process.env.SIGN_IN_MAX_FAILURES
+    delete process.env.SIGN_IN_MAX_FAILURES_PER_ADDRESS
+  })
+
   test('an unknown account takes as long to refuse as a wrong password', async () => {
     const user = await member()
     const time = async (email: string) => {

@@ -78,7 +78,7 @@ describe('the auth matrix', () => {
         for (const secret of privateOfA()) expect(answer.text, `${where} leaks ${secret}`).not.toContain(secret)
       }
       // the owner's own key (its session, for session-only endpoints) is served, so the refusals above are about credentials only
-      const own = await send(spec, probe, await resolveParams(spec, probe, a, b), ownerCredentials(spec, a))
+      const own = await send(spec, probe, await resolveParams(spec, probe, a, b), await ownerCredentials(spec, a))
       expect(own.answer.status, `${describeEndpoint(spec)} with the owner's key → ${own.answer.text.slice(0, 200)}`).toBeLessThan(300)
     })
   }

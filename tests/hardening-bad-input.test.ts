@@ -158,7 +158,7 @@ describe('tabled bad input', () => {
         const choices = [{ tag: 'other' } as const, { tag: 'missing' } as const, ...RAW_IDS.map(value => ({ tag: 'raw', value }) as const)]
         for (const choice of choices) {
           const answer = await probeEndpoint(spec, { label: `${name} = ${choice.tag === 'raw' ? label(choice.value) : choice.tag}`, params: { ...own(spec), [name]: choice }, search: {}, ...body }, a, b)
-          // a public endpoint's path names no tenant's resource but a credential (an invitation's token): any holder may use it
+          // a public endpoint's path names no tenant's resource but a credential (an invitation's token, a reset link's): any holder may use it
           const tenantBound = !(choice.tag === 'other' && spec.auth === 'none')
           if (choice.tag !== 'raw' && spec.params[name] !== 'segments' && tenantBound) expect(answer.status, `${describeEndpoint(spec)} with ${choice.tag} ${name}`).toBe(404)
           if (answer.status < 400) expect(answer.text).not.toContain(b.datastoreId)

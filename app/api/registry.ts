@@ -3,6 +3,8 @@
 // file is missing here. The OpenAPI document, the typed client of the dashboard and the hardening matrix read it.
 import type { Contract, EndpointHandler, Method } from '@/lib/api/endpoint'
 import { METHODS } from '@/lib/api/endpoint'
+import * as account from './account/route'
+import * as accountPassword from './account/password/route'
 import * as agentsIdCapture from './agents/[id]/capture/route'
 import * as agentsIdConversations from './agents/[id]/conversations/route'
 import * as agentsIdToolsRefresh from './agents/[id]/tools/refresh/route'
@@ -51,6 +53,8 @@ import * as membersUserId from './members/[userId]/route'
 import * as members from './members/route'
 import * as organizations from './organizations/route'
 import * as sessionOrganization from './session/organization/route'
+import * as membersUserIdPasswordReset from './members/[userId]/password-reset/route'
+import * as passwordResetsToken from './password-resets/[token]/route'
 import * as metrics from './metrics/route'
 import * as queryDatastoreId from './query/[datastoreId]/route'
 import * as usageDaily from './usage/daily/route'
@@ -63,6 +67,8 @@ import * as mcp from './mcp/route'
 import * as openapi from './openapi.json/route'
 
 export const ROUTE_MODULES = [
+  account,
+  accountPassword,
   agentsIdCapture,
   agentsIdConversations,
   agentsIdToolsRefresh,
@@ -111,6 +117,8 @@ export const ROUTE_MODULES = [
   members,
   organizations,
   sessionOrganization,
+  membersUserIdPasswordReset,
+  passwordResetsToken,
   metrics,
   queryDatastoreId,
   usageDaily,

@@ -3,6 +3,7 @@ import { redirect } from 'next/navigation'
 import { getServerSession } from 'next-auth'
 import { Bot } from 'lucide-react'
 import { authOptions } from '@/lib/auth/session'
+import { ssoSettings } from '@/lib/auth/sso'
 import { LoginForm } from '@/components/auth/login-form'
 import { safeCallbackPath } from '@/components/auth/callback-url'
 
@@ -12,7 +13,8 @@ export const metadata: Metadata = { title: 'Sign in' }
 
 export default async function LoginPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams
-  const raw = Array.isArray(params.callbackUrl) ? params.callbackUrl[0] : params.callbackUrl
+  const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value)
+  const raw = first(params.callbackUrl)
   const session = await getServerSession(authOptions())
   if (session) redirect(safeCallbackPath(raw) ?? '/')
 
@@ -25,7 +27,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
           </span>
           Agent &amp; Datastore Service
         </div>
-        <LoginForm callbackUrl={raw} />
+        <LoginForm callbackUrl={raw} error={first(params.error)?.slice(0, 100)} sso={ssoSettings()?.name ?? null} />
       </div>
     </main>
   )

@@ -9,10 +9,13 @@ import { PendingButton } from '@/components/layout/pending-button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Input } from '@/components/ui/input'
 import { safeCallbackPath } from './callback-url'
+import { signInErrorMessage } from './sign-in-errors'
+import { SsoButton } from './sso-button'
 
-export function LoginForm({ callbackUrl }: { callbackUrl?: string }) {
+/** The sign-in form; `error` is the code a redirect brought back (a refused single sign-on), `sso` the button's label. */
+export function LoginForm({ callbackUrl, error: initialError, sso }: { callbackUrl?: string; error?: string; sso?: string | null }) {
   const router = useRouter()
-  const [error, setError] = React.useState<string | null>(null)
+  const [error, setError] = React.useState<string | null>(() => signInErrorMessage(initialError))
   const [pending, setPending] = React.useState(false)
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
@@ -25,11 +28,7 @@ export function LoginForm({ callbackUrl }: { callbackUrl?: string }) {
     try {
       const res = await signIn('credentials', { email, password, redirect: false })
       if (!res || res.error || !res.ok) {
-        setError(
-          !res || res.error === 'CredentialsSignin' || res.status === 401
-            ? 'Wrong email or password'
-            : `Could not sign in (${res.error ?? res.status}). Try again.`,
-        )
+        setError(signInErrorMessage(res?.error ?? 'CredentialsSignin', res?.status))
         setPending(false)
         return
       }
@@ -71,6 +70,7 @@ export function LoginForm({ callbackUrl }: { callbackUrl?: string }) {
             Sign in
           </PendingButton>
         </form>
+        {sso && <SsoButton label={sso} callbackUrl={safeCallbackPath(callbackUrl) ?? '/'} />}
       </CardContent>
     </Card>
   )

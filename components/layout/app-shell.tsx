@@ -4,7 +4,7 @@ import * as React from 'react'
 import Link from 'next/link'
 import { usePathname } from 'next/navigation'
 import { signOut } from 'next-auth/react'
-import { BookOpen, Bot, LogOut, Menu } from 'lucide-react'
+import { BookOpen, UserRound, Bot, LogOut, Menu } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { Separator } from '@/components/ui/separator'
 import { Sheet, SheetContent, SheetDescription, SheetTitle, SheetTrigger } from '@/components/ui/sheet'
@@ -68,6 +68,10 @@ function UserFooter({ email }: { email: string }) {
           {email}
         </p>
       </div>
+      <Link href="/account" className="flex min-h-9 items-center gap-2 rounded-md px-2.5 text-sm text-muted-foreground hover:bg-accent hover:text-foreground">
+        <UserRound className="size-4" aria-hidden />
+        Account
+      </Link>
       <Link href="/docs/api" className="flex min-h-9 items-center gap-2 rounded-md px-2.5 text-sm text-muted-foreground hover:bg-accent hover:text-foreground">
         <BookOpen className="size-4" aria-hidden />
         API reference

@@ -114,5 +114,6 @@ export function mainPages(d: SupportData): [string, string][] {
     ['gaps', '/gaps'],
     ['connect an assistant', '/connect'],
     ['members', '/members'],
+    ['account', '/account'],
   ]
 }

@@ -203,7 +203,7 @@ async function audit(contract: Contract, ctx: TenantContext, params: Record<stri
   const change = contract.audit === false ? null : auditAction(contract.method, contract.path)
   if (!change) return
   const answered = (body ?? {}) as { id?: unknown; name?: unknown; email?: unknown }
-  const id = params.id ?? params.datastoreId ?? (typeof answered.id === 'string' ? answered.id : null)
+  const id = params.id ?? params.datastoreId ?? params.userId ?? (typeof answered.id === 'string' ? answered.id : null)
   // a person is named by their email (an invitation, a member), anything else by its name
   const name = typeof answered.email === 'string' ? answered.email : typeof answered.name === 'string' ? answered.name : null
   await recordAudit(ctx, { action: change.action, target: { type: change.targetType, id, name }, ...request })

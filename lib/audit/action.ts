@@ -3,6 +3,7 @@
 // or the path's action segment ("/api/datasources/{id}/synch" → datasource.synch).
 
 const RESOURCES: Record<string, string> = {
+  account: 'account',
   agents: 'agent',
   'api-keys': 'api_key',
   connections: 'connection',

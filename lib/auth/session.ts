@@ -3,17 +3,25 @@ import CredentialsProvider from 'next-auth/providers/credentials'
 import { decode } from 'next-auth/jwt'
 import { logger } from '@/lib/logger'
 import { authSecret } from './auth-secret'
-import { checkCredentials, endSessions, isSessionCurrent, SESSION_VERSION_CLAIM } from './session-version'
+import { getPrisma } from '@/lib/db/client'
+import { clientAddress } from '@/lib/http/route'
+import { endSessions, isSessionCurrent, SESSION_VERSION_CLAIM } from './session-version'
+import { auditSignIn, signInWithPassword } from './sign-in'
+import { admitSsoUser, ssoProvider, SSO_NOT_ADMITTED, SSO_PROVIDER_ID } from './sso'
 
 // Behind a reverse proxy set NEXTAUTH_URL; otherwise next-auth takes the origin from the request's Host.
 process.env.AUTH_TRUST_HOST ??= 'true'
 
-/** next-auth's options, built on first use (the secret may live in DATA_DIR, which `next build` must not touch). */
-export function authOptions(): AuthOptions {
+/**
+ * next-auth's options, built on first use (the secret may live in DATA_DIR, which `next build` must not touch). The
+ * sign-in route passes the client's address, for the audit entry of a single sign-on.
+ */
+export function authOptions(request?: { clientAddress: string }): AuthOptions {
   return {
     secret: authSecret(),
     session: { strategy: 'jwt', maxAge: 30 * 24 * 3600 },
-    pages: { signIn: '/login' },
+    // errors (a throttled or refused sign-in) are shown by the sign-in page, from its ?error=
+    pages: { signIn: '/login', error: '/login' },
     // an ended session (signed out elsewhere, password changed) is an ordinary event, not an error to log each time
     logger: {
       error: (code, metadata) => {
@@ -27,19 +35,30 @@ export function authOptions(): AuthOptions {
       CredentialsProvider({
         name: 'Email and password',
         credentials: { email: { label: 'Email', type: 'email' }, password: { label: 'Password', type: 'password' } },
-        async authorize(credentials) {
+        // throttled: throws SignInThrottled, whose message next-auth puts in the redirect's ?error=
+        async authorize(credentials, req) {
           const email = credentials?.email?.trim().toLowerCase()
           if (!email || !credentials?.password) return null
-          const user = await checkCredentials(email, credentials.password)
+          const address = clientAddress(new Request('http://local', { headers: headersOf(req?.headers) }))
+          const user = await signInWithPassword(email, credentials.password, address)
           if (!user) return null
           return { id: user.id, email: user.email, name: user.name, sessionVersion: user.sessionVersion }
         },
       }),
+      ...[ssoProvider()].filter(p => p !== null),
     ],
     callbacks: {
+      // single sign-on admits members, invited people and allowed domains only (lib/auth/sso.ts)
+      signIn: async ({ user, account, profile }) => {
+        if (account?.provider !== SSO_PROVIDER_ID) return true
+        const verified = (profile as { email_verified?: boolean } | undefined)?.email_verified
+        if (await admitSsoUser(user.email, user.name, verified)) return true
+        return `/login?error=${SSO_NOT_ADMITTED}`
+      },
       // the session version is copied in at sign-in and checked on every read: a revoked session is ended (next-auth
       // clears the cookie when this callback throws)
-      jwt: async ({ token, user }) => {
+      jwt: async ({ token, user, account }) => {
+        if (user && account?.provider === SSO_PROVIDER_ID) return { ...token, ...(await ssoSessionClaims(user.email!)) }
         if (user) return { ...token, sub: user.id, [SESSION_VERSION_CLAIM]: (user as { sessionVersion?: number }).sessionVersion ?? 0 }
         if (!token.sub || !(await isSessionCurrent(token.sub, token[SESSION_VERSION_CLAIM]))) throw new Error('The session has ended')
         return token
@@ -47,11 +66,28 @@ export function authOptions(): AuthOptions {
       session: ({ session, token }) => ({ ...session, user: { ...session.user, id: token.sub } }),
     },
     events: {
+      signIn: async ({ user, account }) => {
+        if (account?.provider === SSO_PROVIDER_ID && user.email) await auditSignIn('auth.sign_in', user.email, request?.clientAddress ?? 'unknown', 'sso')
+      },
       signOut: async ({ token }) => {
         if (token?.sub) await endSessions(token.sub, token[SESSION_VERSION_CLAIM])
       },
     },
   }
+}
+
+/** Our user behind a single sign-on (the identity provider's id is not ours), with their session version. */
+async function ssoSessionClaims(email: string) {
+  const prisma = await getPrisma()
+  const user = await prisma.user.findUniqueOrThrow({ where: { email }, select: { id: true, sessionVersion: true } })
+  return { sub: user.id, [SESSION_VERSION_CLAIM]: user.sessionVersion }
+}
+
+/** next-auth hands authorize() the request's headers as a plain object. */
+function headersOf(given: unknown): Headers {
+  const headers = new Headers()
+  for (const [name, value] of Object.entries((given ?? {}) as Record<string, unknown>)) if (typeof value === 'string') headers.set(name, value)
+  return headers
 }
 
 const SESSION_COOKIES = ['__Secure-next-auth.session-token', 'next-auth.session-token']

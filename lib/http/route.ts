@@ -52,3 +52,15 @@ export function clientAddress(req: Request): string {
   const forwarded = req.headers.get('x-forwarded-for')?.split(',').at(-1)?.trim()
   return (forwarded || req.headers.get('x-real-ip')?.trim() || 'unknown').slice(0, 64)
 }
+
+/**
+ * The service's address as the caller reached it, for links it hands out (a password reset link): NEXTAUTH_URL when
+ * set (behind a reverse proxy), else the request's Host (Next's own request URL names its bind address instead).
+ */
+export function publicOrigin(req: Request): string {
+  if (process.env.NEXTAUTH_URL) return process.env.NEXTAUTH_URL.replace(/\/+$/, '')
+  const url = new URL(req.url)
+  const host = req.headers.get('x-forwarded-host')?.split(',')[0].trim() || req.headers.get('host')
+  const proto = req.headers.get('x-forwarded-proto')?.split(',')[0].trim() || url.protocol.replace(/:$/, '')
+  return host ? `${proto}://${host}` : url.origin
+}

@@ -1,4 +1,5 @@
 import { pruneAudit } from '@/lib/audit/record'
+import { pruneSignInAttempts } from '@/lib/auth/sign-in-throttle'
 import { config } from '@/lib/config'
 import { logger } from '@/lib/logger'
 import { deliverDueWebhooks } from '@/lib/webhooks'
@@ -39,6 +40,7 @@ export function startBackgroundLanes(workerId: string, stop: AbortSignal, abortJ
         if (queued.length > 0) logger.info('scheduled refreshes queued', { workerId, count: queued.length })
         const pruned = await pruneAudit(config().AUDIT_RETENTION_DAYS)
         if (pruned > 0) logger.info('old audit entries removed', { workerId, count: pruned })
+        await pruneSignInAttempts()
       } catch (error) {
         logger.error('scheduled refresh check failed', { workerId, error: messageOf(error) })
       }

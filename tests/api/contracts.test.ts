@@ -36,7 +36,7 @@ describe('every endpoint of the registry', () => {
   for (const spec of ordered) {
     test(`${describeEndpoint(spec)} succeeds with what its declaration documents`, async () => {
       const probe = validProbe(spec, own)
-      const { answer } = await send(spec, probe, await resolveParams(spec, probe, own, other), ownerCredentials(spec, own))
+      const { answer } = await send(spec, probe, await resolveParams(spec, probe, own, other), await ownerCredentials(spec, own))
       expect(answer.status, answer.text.slice(0, 500)).toBeGreaterThanOrEqual(200)
       expect(answer.status, answer.text.slice(0, 500)).toBeLessThan(300)
     })

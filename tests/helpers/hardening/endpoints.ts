@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { apiContracts } from '@/app/api/registry'
 import { type Contract, METHODS, type Method } from '@/lib/api/endpoint'
-import type { TenantWorld } from './world'
+import { WORLD_PASSWORD, type TenantWorld } from './world'
 
 // Every /api endpoint, as the hardening suites drive it: what each is (method, path parameters, who may call it,
 // what body it takes) comes from its declaration (app/api/registry.ts); only inputs it accepts are written here, as
@@ -11,7 +11,7 @@ import type { TenantWorld } from './world'
 export { METHODS, type Method }
 
 /** What a path parameter names: a resource of a tenant, or the catch-all's segments. */
-export type IdKind = 'datastore' | 'datasource' | 'agent' | 'publicAgent' | 'conversation' | 'message' | 'apiKey' | 'webhook' | 'webhookDelivery' | 'connection' | 'invitation' | 'invitationToken' | 'member' | 'approval' | 'segments'
+export type IdKind = 'datastore' | 'datasource' | 'agent' | 'publicAgent' | 'conversation' | 'message' | 'apiKey' | 'webhook' | 'webhookDelivery' | 'connection' | 'invitation' | 'invitationToken' | 'member' | 'approval' | 'passwordReset' | 'segments'
 
 export interface EndpointSpec {
   file: string
@@ -30,7 +30,7 @@ export interface EndpointSpec {
   destructive?: boolean
   /** A protocol's endpoint (MCP): a JSON-RPC notification alone is acknowledged with a 202 and no body. */
   protocol?: string
-  /** Served to a member's session only (creating or switching organizations): the owner's session, not its key, succeeds. */
+  /** Served to a member's session only (creating or switching organizations, the signed-in user's own account): the owner's session, not its key, succeeds. */
   credentials?: 'session'
 }
 
@@ -137,6 +137,10 @@ export const EXAMPLES: Record<string, Example> = {
   'POST /api/session/organization': { valid: w => ({ organizationId: w.ctx.organizationId }), credentials: 'session' },
   // issue 25: an operator's decision on a waiting tool call (each request gets a fresh pending approval: probe.ts)
   'POST /api/conversations/{id}/approvals/{approvalId}': { valid: () => ({ decision: 'deny' }) },
+  // issue 24: a signed-in user's own account (the same password again, so that the world's stays known), a reset link
+  'GET /api/account': { credentials: 'session' },
+  'POST /api/account/password': { valid: () => ({ currentPassword: WORLD_PASSWORD, newPassword: WORLD_PASSWORD }), credentials: 'session' },
+  'POST /api/password-resets/{token}': { valid: () => ({ password: 'a new password 123' }) },
   'GET /api/conversations': { query: { limit: '10', cursor: '', agentId: 'x', status: 'HUMAN_REQUESTED', assigneeId: 'none', aiEnabled: 'true' } },
 }
 
@@ -154,6 +158,7 @@ const ID_KINDS: Record<string, IdKind> = {
   invitations: 'invitation',
   members: 'member',
   approvals: 'approval',
+  'password-resets': 'passwordReset',
   upsert: 'datastore',
   'file-upload': 'datastore',
   query: 'datastore',

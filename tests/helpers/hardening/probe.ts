@@ -4,7 +4,7 @@ import { expectErrorBody } from '../http'
 import { describeEndpoint, handlerOf, urlPath, type EndpointSpec, type IdKind, type Method } from './endpoints'
 import { renderJson, type IdChoice, type Probe } from './inputs'
 import { changes, snapshot } from './snapshot'
-import { freshResource, type TenantWorld } from './world'
+import { freshResource, sessionHeaders, type TenantWorld } from './world'
 
 // Sends a probe to an endpoint's handler as Next would (a real Request) and checks the answer: never a 5xx; a 4xx
 // carries the JSON error body and wrote nothing; a 2xx is JSON (or an event stream).
@@ -43,6 +43,7 @@ const FIELD: Record<Exclude<IdKind, 'segments'>, keyof TenantWorld> = {
   invitationToken: 'invitationToken',
   member: 'memberUserId',
   approval: 'approvalId',
+  passwordReset: 'passwordResetToken',
 }
 
 async function resolveId(kind: IdKind, choice: IdChoice, spec: EndpointSpec, own: TenantWorld, other: TenantWorld): Promise<string | string[]> {
@@ -50,8 +51,8 @@ async function resolveId(kind: IdKind, choice: IdChoice, spec: EndpointSpec, own
   if (kind === 'segments') return ['nothing', 'here']
   if (choice.tag === 'missing') return `cm${randomBytes(11).toString('hex')}`
   if (choice.tag === 'other') return other[FIELD[kind]] as string
-  // an invitation's token works once: every request gets a fresh one
-  if (kind === 'invitationToken') return freshResource(own, kind)
+  // an invitation's token and a reset link work once: every request gets a fresh one
+  if (kind === 'invitationToken' || kind === 'passwordReset') return freshResource(own, kind)
   // a decision is made once: each request decides a fresh pending approval of the world's conversation
   if (kind === 'approval') return freshResource(own, 'approval')
   if (spec.destructive && kind !== 'publicAgent' && kind !== 'conversation' && kind !== 'message' && kind !== 'webhookDelivery') return freshResource(own, kind)
@@ -83,8 +84,8 @@ export async function resolveParams(spec: EndpointSpec, probe: Probe, own: Tenan
 }
 
 /** The credentials with which the world's owner is served: its API key, or its session for the endpoints that take a session only. */
-export function ownerCredentials(spec: EndpointSpec, own: TenantWorld): Record<string, string> {
-  return spec.credentials === 'session' ? own.session : own.headers
+export async function ownerCredentials(spec: EndpointSpec, own: TenantWorld): Promise<Record<string, string>> {
+  return spec.credentials === 'session' ? sessionHeaders(own) : own.headers
 }
 
 /** Sends the probe with its resolved parameters and the given credentials. */

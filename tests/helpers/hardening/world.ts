@@ -1,5 +1,7 @@
 import { encode } from 'next-auth/jwt'
 import { createApiKey, revokeApiKey } from '@/lib/auth/api-keys'
+import { hashPassword } from '@/lib/auth/passwords'
+import { createPasswordReset } from '@/lib/auth/password-reset'
 import { hashInvitationToken } from '@/lib/members/invitations'
 import { getBlobStore, originalKey } from '@/lib/db/blob-store'
 import { encryptSecret } from '@/lib/crypto/secrets'
@@ -12,6 +14,8 @@ import { createTenant, type TestTenant } from '../tenants'
 // auth suites. Every text of A carries MARKER so that a response leaking A's data to B is easy to spot.
 
 export const MARKER = 'TENANT-A-PRIVATE-7c1f'
+/** The password of the world's owner (userId), for the endpoints of a signed-in user's own account. */
+export const WORLD_PASSWORD = 'world password 123'
 
 export interface TenantWorld extends TestTenant {
   datastoreId: string
@@ -28,13 +32,15 @@ export interface TenantWorld extends TestTenant {
   /** A revoked key of the organization. */
   revokedKey: string
   userId: string
+  /** A reset link's token for a viewer's password (POST /api/password-resets/{token}). */
+  passwordResetToken: string
   /** A webhook endpoint of the organization, with one delivery. */
   webhookId: string
   webhookDeliveryId: string
   /** A Notion connection of the organization, and a token the world's fake Notion accepts. */
   connectionId: string
   notionToken: string
-  /** Issue 24: a pending invitation, a member other than the owner (an editor), and the owner's dashboard session. */
+  /** Issue 24: a pending invitation, a member other than the owner (an editor), and the owner's dashboard session as made (after a password change, sessionHeaders). */
   invitationId: string
   invitationToken: string
   memberUserId: string
@@ -83,8 +89,12 @@ export async function createTenantWorld(label: string, marker = `${label}-${++n}
   const spare = await createApiKey(tenant.ctx, `${marker} spare key`)
   const revoked = await createApiKey(tenant.ctx, `${marker} revoked key`)
   await revokeApiKey(tenant.ctx, revoked.apiKey.id)
-  const user = await prisma.user.create({ data: { email: `${marker.toLowerCase()}-${Date.now()}@example.com`, passwordHash: 'x' } })
+  const user = await prisma.user.create({ data: { email: `${marker.toLowerCase()}-${Date.now()}@example.com`, passwordHash: await hashPassword(WORLD_PASSWORD) } })
   await prisma.membership.create({ data: { organizationId, userId: user.id, role: 'owner' } })
+  // a link of another member's: POST /api/members/{userId}/password-reset replaces the member's unused ones
+  const resetting = await prisma.user.create({ data: { email: `${marker.toLowerCase()}-resetting-${Date.now()}@example.com`, passwordHash: 'x' } })
+  await prisma.membership.create({ data: { organizationId, userId: resetting.id, role: 'viewer' } })
+  const reset = await createPasswordReset(tenant.ctx, resetting.id, 'http://localhost')
   const webhook = await createWebhookRow(organizationId)
   const fake = await worldNotion()
   const connectionId = await createConnectionRow(organizationId, fake.token, `${marker} connection`)
@@ -112,14 +122,22 @@ export async function createTenantWorld(label: string, marker = `${label}-${++n}
     invitationId: invitation.id,
     invitationToken: invitation.token,
     memberUserId: member,
+    passwordResetToken: reset.url.split('/').pop()!,
     session: await sessionOf(user.id),
   }
 }
 
-/** The headers of a same-origin dashboard request signed in as the user. */
+/** The headers of a same-origin dashboard request signed in as the user, with their current session version. */
 export async function sessionOf(userId: string): Promise<Record<string, string>> {
-  const token = await encode({ token: { sub: userId }, secret: process.env.NEXTAUTH_SECRET! })
+  const prisma = await getPrisma()
+  const { sessionVersion } = await prisma.user.findUniqueOrThrow({ where: { id: userId }, select: { sessionVersion: true } })
+  const token = await encode({ token: { sub: userId, sv: sessionVersion }, secret: process.env.NEXTAUTH_SECRET! })
   return { cookie: `next-auth.session-token=${token}`, origin: 'http://localhost', 'sec-fetch-site': 'same-origin' }
+}
+
+/** Headers of a same-origin dashboard request signed in as the world's owner (a session of its current version). */
+export function sessionHeaders(world: TenantWorld): Promise<Record<string, string>> {
+  return sessionOf(world.userId)
 }
 
 async function createInvitationRow(organizationId: string): Promise<{ id: string; token: string }> {
@@ -161,7 +179,7 @@ async function createApprovalRow(at: { organizationId: string; agentId: string; 
 }
 
 /** Fresh resources of a tenant, for requests that destroy what they name. */
-export async function freshResource(w: TenantWorld, kind: 'datastore' | 'datasource' | 'agent' | 'apiKey' | 'webhook' | 'connection' | 'invitation' | 'invitationToken' | 'member' | 'approval'): Promise<string> {
+export async function freshResource(w: TenantWorld, kind: 'datastore' | 'datasource' | 'agent' | 'apiKey' | 'webhook' | 'connection' | 'invitation' | 'invitationToken' | 'member' | 'approval' | 'passwordReset'): Promise<string> {
   const prisma = await getPrisma()
   const organizationId = w.ctx.organizationId
   switch (kind) {
@@ -185,5 +203,9 @@ export async function freshResource(w: TenantWorld, kind: 'datastore' | 'datasou
       return createMemberRow(organizationId)
     case 'approval':
       return createApprovalRow({ organizationId, agentId: w.agentId, conversationId: w.conversationId })
+    case 'passwordReset': {
+      const member = await createMemberRow(organizationId)
+      return (await createPasswordReset(w.ctx, member, 'http://localhost')).url.split('/').pop()!
+    }
   }
 }
