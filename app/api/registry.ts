@@ -43,6 +43,10 @@ import * as leadsExport from './leads/export/route'
 import * as leads from './leads/route'
 import * as members from './members/route'
 import * as metrics from './metrics/route'
+import * as modelsMap from './models/map/route'
+import * as modelsTest from './models/test/route'
+import * as models from './models/route'
+import * as system from './system/route'
 import * as queryDatastoreId from './query/[datastoreId]/route'
 import * as usageDaily from './usage/daily/route'
 import * as usage from './usage/route'
@@ -94,7 +98,11 @@ export const ROUTE_MODULES = [
   leads,
   members,
   metrics,
+  modelsMap,
+  modelsTest,
+  models,
   queryDatastoreId,
+  system,
   usageDaily,
   usage,
   webhooksIdDeliveries,

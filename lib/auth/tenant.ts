@@ -26,6 +26,11 @@ export async function identify(req: Request): Promise<TenantContext | null> {
   if (!isSameOrigin(req)) return null
   const userId = await sessionUserId(req)
   if (!userId) return null
+  return memberContext(userId)
+}
+
+/** A signed-in user's tenant: the organization of their first membership, with their role's scopes; null without one. */
+export async function memberContext(userId: string): Promise<TenantContext | null> {
   const prisma = await getPrisma()
   const membership = await prisma.membership.findFirst({ where: { userId }, orderBy: { createdAt: 'asc' } })
   if (!membership) return null

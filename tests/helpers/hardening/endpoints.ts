@@ -127,6 +127,9 @@ export const EXAMPLES: Record<string, Example> = {
   'POST /api/agents/{id}/capture': { valid: w => ({ visitorEmail: 'visitor@example.com', conversationId: w.conversationId, visitorId: w.visitorId }) },
   'GET /api/leads': { query: { agentId: 'x', limit: '10', cursor: '' } },
   'GET /api/leads/export': { query: { agentId: 'x', format: 'csv' } },
+  // the model server (issue 27)
+  'PUT /api/models/map': { valid: () => ({ model_4: 'llama3.1:8b', model_3_5_turbo: null }) },
+  'POST /api/models/test': { valid: () => ({ modelName: 'model_4' }) },
   'GET /api/conversations': { query: { limit: '10', cursor: '', agentId: 'x', status: 'HUMAN_REQUESTED', assigneeId: 'none', aiEnabled: 'true' } },
 }
 
