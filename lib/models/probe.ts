@@ -59,7 +59,7 @@ async function runProbe(): Promise<ModelProbe> {
   const [chat, embeddings] = await Promise.all([
     timed(() => client.models.list(), error => describeModelServerFailure(error, endpoint)),
     timed(
-      () => client.embeddings.create({ model: env.EMBEDDINGS_MODEL, input: 'ping', dimensions: env.EMBEDDINGS_DIMENSIONS }),
+      () => client.embeddings.create({ model: env.EMBEDDINGS_MODEL, input: 'ping', dimensions: env.EMBEDDINGS_DIMENSIONS, encoding_format: 'float' }),
       error => describeModelServerFailure(error, endpoint, env.EMBEDDINGS_MODEL),
     ),
   ])

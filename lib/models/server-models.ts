@@ -65,7 +65,7 @@ export async function testModelConnection(ctx: TenantContext, modelName: AgentMo
     step(
       env.EMBEDDINGS_MODEL,
       async () => {
-        const res = await client.embeddings.create({ model: env.EMBEDDINGS_MODEL, input: 'connection test', dimensions: env.EMBEDDINGS_DIMENSIONS })
+        const res = await client.embeddings.create({ model: env.EMBEDDINGS_MODEL, input: 'connection test', dimensions: env.EMBEDDINGS_DIMENSIONS, encoding_format: 'float' })
         const size = res.data?.[0]?.embedding?.length ?? 0
         if (size !== env.EMBEDDINGS_DIMENSIONS) throw new Error(`the model returned ${size} dimensions; EMBEDDINGS_DIMENSIONS is ${env.EMBEDDINGS_DIMENSIONS}`)
         return `${size} dimensions returned`
