@@ -60,6 +60,8 @@ export default defineConfig({
         NOTION_REQUESTS_PER_SECOND: '50',
         // agents' tools call APIs and MCP servers the specs start on 127.0.0.1
         TOOLS_ALLOW_PRIVATE_HOSTS: '1',
+        // the model server's probe (issue 27): the banner spec sees it stop within seconds
+        HEALTH_PROBE_INTERVAL_MS: '2000',
         NEXT_TELEMETRY_DISABLED: '1',
       },
     },

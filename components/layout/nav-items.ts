@@ -1,4 +1,4 @@
-import { Bot, Cable, ChartColumn, Contact, Database, Inbox, KeyRound, MessagesSquare, Plug, ScrollText, SearchX, Webhook, type LucideIcon } from 'lucide-react'
+import { Activity, Bot, Boxes, Cable, ChartColumn, Contact, Database, Inbox, KeyRound, MessagesSquare, Plug, ScrollText, SearchX, Webhook, type LucideIcon } from 'lucide-react'
 
 export interface NavItem {
   href: string
@@ -19,4 +19,6 @@ export const NAV_ITEMS: NavItem[] = [
   { href: '/connect', label: 'Connect an assistant', icon: Cable },
   { href: '/usage', label: 'Usage', icon: ChartColumn },
   { href: '/audit', label: 'Audit log', icon: ScrollText },
+  { href: '/models', label: 'Models', icon: Boxes },
+  { href: '/system', label: 'System', icon: Activity },
 ]
