@@ -1,6 +1,7 @@
 import { dynamicTool, jsonSchema, type ToolSet } from 'ai'
 import type { ToolCallRecord } from '@/lib/domain/agent-tools'
 import { logger } from '@/lib/logger'
+import { inSpan } from '@/lib/tracing/spans'
 import { offeredTools, type StoredTool } from './index'
 import type { OfferedTool, ToolContext } from './kind'
 
@@ -27,7 +28,7 @@ function recorded(offer: OfferedTool, calls: ToolCallRecord[], fallback: AbortSi
       const started = performance.now()
       const base = { id: toolCallId, tool: offer.name, kind: offer.kind, arguments: args }
       try {
-        const result = await offer.call(args, abortSignal ?? fallback)
+        const result = await inSpan('agent.tool_call', { 'agent.tool': offer.name, 'agent.tool_kind': offer.kind }, () => offer.call(args, abortSignal ?? fallback))
         calls.push({ ...base, ok: true, result, durationMs: Math.round(performance.now() - started) })
         return result
       } catch (error) {
