@@ -39,8 +39,11 @@ test("the server's models are listed; a mapping saved on the page is what the ne
   await expect(page.getByText('Model map saved')).toBeVisible()
 
   // the agent form names the model id each choice is sent as
-  await page.goto(`/agents/${agent.id}`)
-  await expect(page.getByText('qwen2.5:7b-e2e').first()).toBeVisible()
+  await page.goto('/agents/new')
+  await page.getByRole('combobox', { name: 'Model' }).click()
+  await expect(page.getByRole('option', { name: 'GPT-3.5 Turbo', exact: true })).toContainText('qwen2.5:7b-e2e')
+  await expect(page.getByRole('option', { name: 'GPT-4', exact: true })).toContainText('gpt-4o')
+  await page.keyboard.press('Escape')
 
   await askInPlayground(page, agent.id, 'Which model answers?')
   expect(await lastChatModel(request)).toBe('qwen2.5:7b-e2e')
