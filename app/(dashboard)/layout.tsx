@@ -7,7 +7,7 @@ import { authOptions } from '@/lib/auth/session'
 import { config } from '@/lib/config'
 import { databaseCapacity } from '@/lib/db/capacity'
 import { getDatabase } from '@/lib/db/client'
-import { probeModelServer } from '@/lib/models/probe'
+import { recentModelProbe } from '@/lib/models/probe'
 import { AppShell } from '@/components/layout/app-shell'
 import { ServerLimitsProvider } from '@/components/layout/server-limits'
 import { ServerModelsProvider } from '@/components/layout/server-models'
@@ -28,7 +28,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
   // the organization's own model map (issue 27) names what the agent form's choices are sent as
   const { chat, embeddings } = modelsInForce(member ? await organizationModelMap(member.organizationId) : {})
   // the model server answering (its cached probe, lib/models/probe.ts): a render waits for a new probe at most 1.5 s
-  const down = chat.configured ? (await probeModelServer({ waitMs: 1500 })).chat : null
+  const down = chat.configured ? (await recentModelProbe(1500))?.chat : null
   // the embedded database near the chunks it serves well (issue 12, lib/db/capacity.ts): said on every page
   const capacity = await databaseCapacity(await getDatabase(), embeddings.configured).catch(() => null)
   return (

@@ -113,5 +113,7 @@ export function mainPages(d: SupportData): [string, string][] {
     ['inbox', '/conversations'],
     ['gaps', '/gaps'],
     ['connect an assistant', '/connect'],
+    ['models', '/models'],
+    ['system', '/system'],
   ]
 }

@@ -66,11 +66,8 @@ async function runProbe(): Promise<ModelProbe> {
   return { chat, embeddings }
 }
 
-/**
- * The model server's state, probed at most once per interval. `waitMs`: how long a caller that would trigger a new
- * probe waits for it before taking the previous result (a page render must not wait for a hanging server).
- */
-export async function probeModelServer(options: { waitMs?: number } = {}): Promise<ModelProbe> {
+/** The model server's state, probed at most once per interval (a caller in between gets the last result). */
+export async function probeModelServer(): Promise<ModelProbe> {
   const settings = settingsOf()
   const fresh = state.result && state.settings === settings && performance.now() - state.takenAt < config().HEALTH_PROBE_INTERVAL_MS
   if (fresh) return state.result!
@@ -84,10 +81,17 @@ export async function probeModelServer(options: { waitMs?: number } = {}): Promi
         state.inFlight = null
       })
   }
-  const probe = state.inFlight
-  if (options.waitMs === undefined || !state.result) return probe
-  const previous = state.result
-  return Promise.race([probe, new Promise<ModelProbe>(resolve => setTimeout(() => resolve(previous), options.waitMs).unref())])
+  return state.inFlight
+}
+
+/**
+ * The same, for a page render, which must not wait for a hanging server: a new probe is awaited at most `waitMs`,
+ * then the previous result is taken (null when there is none yet: nothing is known to be wrong).
+ */
+export function recentModelProbe(waitMs: number): Promise<ModelProbe | null> {
+  const settings = settingsOf()
+  const previous = () => (state.result && state.settings === settings ? state.result : null)
+  return Promise.race([probeModelServer(), new Promise<ModelProbe | null>(resolve => setTimeout(() => resolve(previous()), waitMs).unref())])
 }
 
 /** Tests: forget the last probe. */

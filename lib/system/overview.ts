@@ -54,12 +54,12 @@ async function tokensToday(organizationId: string): Promise<SystemOverview['toke
 
 export async function systemOverview(ctx: TenantContext): Promise<SystemOverview> {
   const { organizationId } = ctx
-  // the probe is cached (lib/models/probe.ts); a page render waits for a new one at most a second
+  // the probe is cached (lib/models/probe.ts): at most one request to the model server per interval
   const [queue, failuresLastHour, tokens, probe, workers] = await Promise.all([
     queueFigures(organizationId),
     failureFigures(organizationId),
     tokensToday(organizationId),
-    probeModelServer({ waitMs: 1000 }),
+    probeModelServer(),
     workersAlive(),
   ])
   const { status, message, checkedAt } = probe.chat
