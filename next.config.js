@@ -26,10 +26,12 @@ const nextConfig = {
     ]
   },
   // PGlite's WASM and the pgvector bundle must be loaded from node_modules at run time, not bundled; so must
-  // tesseract.js (its worker-thread script and WebAssembly core), @napi-rs/canvas (a native binary) and playwright-core
+  // tesseract.js (its worker-thread script and WebAssembly core), @napi-rs/canvas (a native binary) and playwright-core;
+  // OpenTelemetry's SDK is required from node_modules only when OTEL_EXPORTER_OTLP_ENDPOINT is set (lib/tracing/start.ts)
   serverExternalPackages: [
     '@electric-sql/pglite', '@electric-sql/pglite-pgvector', '@node-rs/argon2', 'pg', 'unpdf', 'exceljs', 'mammoth',
     'tesseract.js', '@napi-rs/canvas', 'playwright-core', 'nodemailer',
+    '@opentelemetry/sdk-trace-node', '@opentelemetry/exporter-trace-otlp-http', '@opentelemetry/resources',
   ],
   poweredByHeader: false,
   typedRoutes: false,

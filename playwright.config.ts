@@ -76,6 +76,8 @@ export default defineConfig({
         OIDC_CLIENT_SECRET: OIDC.clientSecret,
         OIDC_NAME: OIDC.name,
         OIDC_ALLOWED_DOMAINS: 'allowed.example',
+        // the model server's probe (issue 27): the banner spec sees it stop within seconds
+        HEALTH_PROBE_INTERVAL_MS: '2000',
         NEXT_TELEMETRY_DISABLED: '1',
       },
     },

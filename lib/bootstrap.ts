@@ -4,6 +4,7 @@ import { logCapacity } from '@/lib/db/capacity'
 import { getDatabase, type Database } from '@/lib/db/client'
 import { modelsInForce } from '@/lib/agents/model-catalogue'
 import { logger } from '@/lib/logger'
+import { startTracing } from '@/lib/tracing/start'
 
 /**
  * What every process of the service does once at start, the web server (instrumentation.ts) and the standalone
@@ -13,6 +14,8 @@ import { logger } from '@/lib/logger'
  */
 export async function bootstrap(role: { web: boolean; worker: boolean }): Promise<Database> {
   const env = config()
+  // traces (issue 27): OpenTelemetry's SDK is loaded only when OTEL_EXPORTER_OTLP_ENDPOINT is set
+  await startTracing()
   const started = Date.now()
   const db = await getDatabase()
   if (role.web) {

@@ -45,6 +45,13 @@ const ConfigSchema = z.object({
   OIDC_NAME: z.string().default('single sign-on'),
   OIDC_ALLOWED_DOMAINS: z.string().default(''),
   OIDC_DEFAULT_ROLE: z.enum(['owner', 'admin', 'editor', 'operator', 'viewer']).default('viewer'),
+  // /api/health?deep=1 and the dashboard's banner (lib/models/probe.ts): the model server is probed at most once per
+  // interval, each probe given this long
+  HEALTH_PROBE_INTERVAL_MS: positiveInt.default(30_000),
+  HEALTH_PROBE_TIMEOUT_MS: positiveInt.default(5_000),
+  // traces (lib/tracing): OpenTelemetry spans sent over OTLP/HTTP when the endpoint is set; nothing is loaded otherwise
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+  OTEL_SERVICE_NAME: z.string().default('agent-datastore-service'),
   // the audit log (lib/audit): entries older than this are removed by the worker
   AUDIT_RETENTION_DAYS: positiveInt.default(365),
   // ingestion (lib/ingest): job leases and retries, the web fetcher's bounds

@@ -5,6 +5,7 @@ import { bootstrap } from '@/lib/bootstrap'
 import { config } from '@/lib/config'
 import { logger } from '@/lib/logger'
 import { stopWorker } from '@/lib/ingest/worker'
+import { stopTracing } from '@/lib/tracing/start'
 
 const STOP_GRACE_MS = 20_000
 
@@ -24,6 +25,8 @@ async function main() {
     stopping = true
     logger.info('worker process stopping', { signal })
     await stopWorker(STOP_GRACE_MS)
+    // the last spans are sent before the process ends
+    await stopTracing()
     await db.close()
     process.exit(0)
   }

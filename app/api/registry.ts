@@ -56,6 +56,10 @@ import * as sessionOrganization from './session/organization/route'
 import * as membersUserIdPasswordReset from './members/[userId]/password-reset/route'
 import * as passwordResetsToken from './password-resets/[token]/route'
 import * as metrics from './metrics/route'
+import * as modelsMap from './models/map/route'
+import * as modelsTest from './models/test/route'
+import * as models from './models/route'
+import * as system from './system/route'
 import * as queryDatastoreId from './query/[datastoreId]/route'
 import * as usageDaily from './usage/daily/route'
 import * as usage from './usage/route'
@@ -120,7 +124,11 @@ export const ROUTE_MODULES = [
   membersUserIdPasswordReset,
   passwordResetsToken,
   metrics,
+  modelsMap,
+  modelsTest,
+  models,
   queryDatastoreId,
+  system,
   usageDaily,
   usage,
   webhooksIdDeliveries,

@@ -12,6 +12,7 @@ import { Label } from '@/components/ui/label'
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select'
 import { cn } from '@/lib/utils'
 import type { AgentFormErrors, AgentFormValues } from './agent-form-schema'
+import { useServerModels } from '@/components/layout/server-models'
 import { MODEL_LABELS, type AgentModelName } from './types'
 
 // The small pieces of the agent form: field messages and hints, the server's field errors, the model options, the
@@ -39,10 +40,14 @@ export const Code = ({ children }: { children: React.ReactNode }) => (
   <code className="rounded bg-muted px-1 py-0.5 font-mono text-[0.8em] text-foreground">{children}</code>
 )
 
-/** A Select's options for these models, by their display names. */
+/**
+ * A Select's options for these models: their display names, with the model id each is sent as on this server beside
+ * them (the organization's map over MODEL_MAP, issue 27); the chosen one's id is said under the field too.
+ */
 export function ModelItems({ names }: { names: readonly AgentModelName[] }) {
+  const { modelIds } = useServerModels()
   return names.map(m => (
-    <SelectItem key={m} value={m}>
+    <SelectItem key={m} value={m} hint={modelIds?.[m] && <span className="font-mono text-xs text-muted-foreground" data-testid="model-choice-id">{modelIds[m]}</span>}>
       {MODEL_LABELS[m]}
     </SelectItem>
   ))

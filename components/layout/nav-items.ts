@@ -1,4 +1,4 @@
-import { Bot, Cable, ChartColumn, Contact, Database, Inbox, KeyRound, MessagesSquare, Plug, ScrollText, SearchX, Users, Webhook, type LucideIcon } from 'lucide-react'
+import { Activity, Bot, Boxes, Cable, ChartColumn, Contact, Database, Inbox, KeyRound, MessagesSquare, Plug, ScrollText, SearchX, Users, Webhook, type LucideIcon } from 'lucide-react'
 import type { Scope } from '@/lib/domain/access'
 
 export interface NavItem {
@@ -23,4 +23,6 @@ export const NAV_ITEMS: NavItem[] = [
   { href: '/members', label: 'Members', icon: Users, scope: 'conversations:read' },
   { href: '/usage', label: 'Usage', icon: ChartColumn, scope: 'agents:read' },
   { href: '/audit', label: 'Audit log', icon: ScrollText, scope: 'admin' },
+  { href: '/models', label: 'Models', icon: Boxes, scope: 'admin' },
+  { href: '/system', label: 'System', icon: Activity, scope: 'admin' },
 ]

@@ -3,7 +3,9 @@
 // Embeddings are a hashed bag of words, so texts sharing words are near each other, deterministically.
 // Behaviour is scriptable per test: POST /__control {reply, mode, delayMs, firstTokenDelayMs, embeddingsMode,
 // embeddingsDelayMs, answerFromContext, rewriteReply, rewriteMode, rewriteDelayMs, status, toolCalls, replyFromTools};
-// GET /__requests. Modes: error (HTTP `status`, 500 by default), garbage, hang, drop, drop-mid-stream, hang-mid-stream.
+// GET /__requests. GET /v1/models lists `models` (behaviour) or DEFAULT_MODELS. `requireKey`: any /v1 request with
+// another Bearer key is a 401; `down: true`: every /v1 request has its connection closed unanswered (a server that
+// stopped answering). Modes: error (HTTP `status`, 500 by default), garbage, hang, drop, drop-mid-stream, hang-mid-stream.
 // toolCalls [{name, arguments}]: a request that offers tools and carries no tool result yet is answered with those
 // tool calls (streamed or not, as OpenAI sends them); the next one, with the results, is answered as usual, or with
 // the results quoted when replyFromTools is set.
@@ -11,6 +13,8 @@ import http from 'node:http'
 import { createHash } from 'node:crypto'
 
 const DEFAULT_DIMENSIONS = 64
+/** What GET /v1/models lists unless a test sets `models`. */
+export const DEFAULT_MODELS = ['gpt-4o-mini', 'gpt-4o', 'text-embedding-3-small', 'llama3.1:8b']
 
 export function embedText(text, dimensions = DEFAULT_DIMENSIONS) {
   const v = new Array(dimensions).fill(0)
@@ -110,6 +114,19 @@ export async function startFakeOpenAI({ port = 0, host = '127.0.0.1' } = {}) {
       if (forwarded.headers.get('retry-after')) headers['retry-after'] = forwarded.headers.get('retry-after')
       res.writeHead(forwarded.status, headers)
       return res.end(await forwarded.text())
+    }
+
+    if (url.pathname.startsWith('/v1/')) {
+      if (behaviour.down) { req.socket.destroy(); return }
+      if (behaviour.requireKey && req.headers.authorization !== `Bearer ${behaviour.requireKey}`) {
+        return json(401, { error: { message: 'Incorrect API key provided (fake)', type: 'invalid_request_error', code: 'invalid_api_key' } })
+      }
+    }
+
+    if (url.pathname === '/v1/models' && req.method === 'GET') {
+      requests.push({ path: url.pathname })
+      const ids = behaviour.models ?? DEFAULT_MODELS
+      return json(200, { object: 'list', data: ids.map(id => ({ id, object: 'model', created: 1700000000, owned_by: 'fake' })) })
     }
 
     if (url.pathname === '/v1/embeddings') {

@@ -115,5 +115,7 @@ export function mainPages(d: SupportData): [string, string][] {
     ['connect an assistant', '/connect'],
     ['members', '/members'],
     ['account', '/account'],
+    ['models', '/models'],
+    ['system', '/system'],
   ]
 }

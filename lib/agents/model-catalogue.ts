@@ -18,8 +18,18 @@ const ModelId = z.string().trim().min(1).max(200)
 // unknown keys are refused: a typo such as "model4" would otherwise be silently ignored
 const ModelMap = z.strictObject(Object.fromEntries(AGENT_MODEL_NAMES.map(name => [name, ModelId.optional()])) as Record<AgentModelName, z.ZodOptional<typeof ModelId>>)
 
-/** The catalogue in force: the defaults with MODEL_MAP applied. Throws a message naming MODEL_MAP when it is invalid. */
-export function modelCatalogue(): Record<AgentModelName, string> {
+/** An organization's own map (issue 27, lib/agents/organization-models.ts): overrides MODEL_MAP, name by name. */
+export type ModelOverrides = Partial<Record<AgentModelName, string>>
+
+/**
+ * The catalogue in force: the defaults with MODEL_MAP applied, then the organization's own map. Throws a message
+ * naming MODEL_MAP when it is invalid.
+ */
+export function modelCatalogue(overrides: ModelOverrides = {}): Record<AgentModelName, string> {
+  return { ...environmentCatalogue(), ...overrides }
+}
+
+function environmentCatalogue(): Record<AgentModelName, string> {
   const raw = config().MODEL_MAP
   if (!raw) return { ...DEFAULT_MODEL_CATALOGUE }
   let value: unknown
@@ -46,14 +56,14 @@ export interface ChatModel {
 }
 
 /** The chat model for a model name; ModelNotConfigured (503) names the variables to set when no provider is configured. */
-export function chatModel(modelName: AgentModelName): ChatModel {
+export function chatModel(modelName: AgentModelName, overrides: ModelOverrides = {}): ChatModel {
   const env = config()
   if (!env.OPENAI_API_KEY) {
     throw new ModelNotConfigured(
       'No chat model is configured: set OPENAI_API_KEY (and OPENAI_BASE_URL for an OpenAI-compatible server such as Ollama or vLLM)',
     )
   }
-  const id = modelCatalogue()[modelName]
+  const id = modelCatalogue(overrides)[modelName]
   // .chat(): the Chat Completions API, which OpenAI-compatible servers implement (the default is the Responses API)
   const provider = createOpenAI({ apiKey: env.OPENAI_API_KEY, baseURL: env.OPENAI_BASE_URL })
   return { id, model: provider.chat(id) }
@@ -78,14 +88,14 @@ export function publicEndpoint(url: string | undefined): string {
   }
 }
 
-export function modelsInForce(): ModelsInForce {
+export function modelsInForce(overrides: ModelOverrides = {}): ModelsInForce {
   const env = config()
   const configured = !!env.OPENAI_API_KEY
   const endpoint = configured ? publicEndpoint(env.OPENAI_BASE_URL) : null
   let models: Record<AgentModelName, string> | null = null
   let problem: string | null = configured ? null : 'No chat model is configured: set OPENAI_API_KEY (and OPENAI_BASE_URL for an OpenAI-compatible server)'
   try {
-    models = modelCatalogue()
+    models = modelCatalogue(overrides)
   } catch (error) {
     problem = error instanceof Error ? error.message : String(error)
   }

@@ -1,5 +1,6 @@
 import { stepCountIs, streamText, type ModelMessage } from 'ai'
 import { phaseTimer, recordModelCall } from '@/lib/metrics/agents'
+import { recordAnswerTiming } from '@/lib/metrics/recent-answers'
 import { config } from '@/lib/config'
 import type { ToolCallRecord } from '@/lib/domain/agent-tools'
 import { unreachable, type AgentAnswer, type AnswerEvent, type ToolCallStart } from '@/lib/domain/answer-events'
@@ -72,7 +73,9 @@ export async function* runModel(
     deadline.dispose()
     await toolRun?.close()
   }
-  timer.phase('answer')
+  const answerSeconds = timer.phase('answer')
+  // the System page's latency (issue 27): answers only, a failure's time is the failure's (a timeout, a refusal)
+  if (!failure) recordAnswerTiming(query.organizationId, answerSeconds)
   recordModelCall(query.model.id, failure ? failure.kind : 'ok', tokens)
   const toolCalls = toolRun?.calls ?? []
   if (failure) yield* await settleRunFailure(query, text, failure, delivered, toolCalls)

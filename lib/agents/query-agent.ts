@@ -2,6 +2,7 @@ import { STOPPED_MESSAGE, type AgentAnswer, type AnswerEncoding, type AnswerEven
 import { ModelError, ModelFailed, ModelTimeout } from '@/lib/domain/errors'
 import { limitPublicQuery } from '@/lib/rate-limit/public-queries'
 import { admitQuestion, releasingAtEnd } from './admission'
+import { openSpan } from '@/lib/tracing/spans'
 import type { AgentAccess } from './agent-access'
 import type { AgentQuery } from './agent-schemas'
 import { answerIfPersonHas, handoffEvents } from './handoff'
@@ -35,7 +36,21 @@ export function streamEncodingOf(body: Pick<AgentQuery, 'channel' | 'streamEncod
   return asked ?? body.streamEncoding ?? (body.channel ? 'chaindesk' : 'sse')
 }
 
+/** The query, traced (issue 27): one `agent.query` span, ended with the JSON answer or with the stream's last event. */
 export async function queryAgent(access: AgentAccess, body: AgentQuery, caller: QueryCaller): Promise<AgentReply> {
+  const span = openSpan('agent.query', { 'agent.streaming': Boolean(body.streaming), 'agent.channel': body.channel })
+  try {
+    const reply = await span.run(() => answerQuery(access, body, caller))
+    if (reply.kind === 'stream') return { ...reply, events: span.iterate(reply.events) }
+    span.end()
+    return reply
+  } catch (error) {
+    span.end(error)
+    throw error
+  }
+}
+
+async function answerQuery(access: AgentAccess, body: AgentQuery, caller: QueryCaller): Promise<AgentReply> {
   if (!access.member) limitPublicQuery(caller.clientAddress, body.visitorId)
   // issue 28: a place among the questions in progress, held until the answer ends (a stream: until it ends or its
   // reader goes away)
@@ -70,10 +85,12 @@ async function answer(access: AgentAccess, body: AgentQuery, caller: QueryCaller
   // a visitor reads a plain apology when the model fails, and the answer, not what its tools were asked; the
   // organization reads the cause and the tool calls (issues 22, 25)
   const told = (events: AsyncIterable<AnswerEvent>) => (access.member ? events : withoutToolEvents(apologizeToVisitor(events)))
+  const run = (delivered: 'as-it-comes' | 'at-the-end') =>
+    openSpan('agent.model_call', { 'gen_ai.request.model': prepared.model.id, 'agent.tools': prepared.tools.length }).iterate(runModel(prepared, caller.signal, delivered))
   if (body.streaming) {
-    return { kind: 'stream', events: told(runModel(prepared, caller.signal, 'as-it-comes')), encoding: streamEncodingOf(body, caller.streamEncoding) }
+    return { kind: 'stream', events: told(run('as-it-comes')), encoding: streamEncodingOf(body, caller.streamEncoding) }
   }
-  return { kind: 'json', answer: await collectAnswer(told(runModel(prepared, caller.signal, 'at-the-end'))) }
+  return { kind: 'json', answer: await collectAnswer(told(run('at-the-end'))) }
 }
 
 /** The run's events with a failure's message replaced by the apology (its kind, hence the HTTP status, kept). */

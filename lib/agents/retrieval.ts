@@ -2,6 +2,7 @@ import { phaseTimer } from '@/lib/metrics/agents'
 import type { LanguageModel } from 'ai'
 import { config } from '@/lib/config'
 import { hybridSearch } from '@/lib/search/hybrid-search'
+import { inSpan } from '@/lib/tracing/spans'
 import { applyFloor } from '@/lib/search/relevance'
 import type { Fragment, QueryFilters } from '@/lib/search/types'
 import type { HistoryMessage } from './prompt'
@@ -36,6 +37,10 @@ export async function retrieveForQuestion(input: {
   filters?: QueryFilters
   signal?: AbortSignal
 }): Promise<Retrieval> {
+  return inSpan('agent.retrieval', { 'agent.datastores': input.datastoreIds.length, 'agent.rewrite': input.rewrite }, () => retrieve(input))
+}
+
+async function retrieve(input: Parameters<typeof retrieveForQuestion>[0]): Promise<Retrieval> {
   if (input.datastoreIds.length === 0) return { fragments: [], searchQuery: null, topScore: null, noSources: false }
   const timer = phaseTimer()
   const { query } = input.rewrite

@@ -39,7 +39,12 @@ export async function identify(req: Request): Promise<TenantContext | null> {
   if (!isSameOrigin(req)) return null
   const userId = await sessionUserId(req)
   if (!userId) return null
-  const membership = await currentMembership(userId, readCookies(req.headers.get('cookie')).get(ORGANIZATION_COOKIE))
+  return memberContext(userId, readCookies(req.headers.get('cookie')).get(ORGANIZATION_COOKIE))
+}
+
+/** A signed-in user's tenant: the organization they chose (the switcher's cookie) or their first, with their role's scopes; null without one. */
+export async function memberContext(userId: string, organizationId?: string): Promise<TenantContext | null> {
+  const membership = await currentMembership(userId, organizationId)
   if (!membership) return null
   return { organizationId: membership.organizationId, actor: { type: 'user', userId }, grant: { scopes: ROLE_SCOPES[membership.role] } }
 }

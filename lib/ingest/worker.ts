@@ -10,6 +10,7 @@ import { messageOf } from './errors'
 import { BATCHED_TYPES } from './kinds'
 import { claimDatasources, claimNextDatasource } from './lifecycle'
 import { runJobs } from './pipeline/run-jobs'
+import { runHeartbeatLane } from './worker-heartbeat'
 
 /**
  * Jobs claimed and run together at most. A batch pays a dozen statements whatever its size, and its chunk INSERT
@@ -62,7 +63,7 @@ export function startWorker(options: { concurrency: number; pollMs?: number }): 
       if (!busy) await sleep(pollMs, stopClaiming.signal)
     }
   }
-  const lanes = Promise.all([...Array.from({ length: Math.max(1, options.concurrency) }, lane), startBackgroundLanes(workerId, stopClaiming.signal, stopJobs.signal)])
+  const lanes = Promise.all([...Array.from({ length: Math.max(1, options.concurrency) }, lane), startBackgroundLanes(workerId, stopClaiming.signal, stopJobs.signal), runHeartbeatLane(workerId, stopClaiming.signal)])
   logger.info('sync worker started', { workerId, concurrency: options.concurrency })
 
   const worker: SyncWorker = {

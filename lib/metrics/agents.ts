@@ -5,9 +5,15 @@ import { metrics } from './registry'
 
 export type AgentPhase = 'rewrite' | 'retrieval' | 'first_token' | 'answer'
 
-/** Observes phases as seconds since it was made (first_token: the first piece; answer: the whole answer). */
+/** Observes phases as seconds since it was made (first_token: the first piece; answer: the whole answer); returns them. */
 export function phaseTimer(started = performance.now()) {
-  return { phase: (phase: AgentPhase) => metrics().agentPhase.observe({ phase }, (performance.now() - started) / 1000) }
+  return {
+    phase: (phase: AgentPhase) => {
+      const seconds = (performance.now() - started) / 1000
+      metrics().agentPhase.observe({ phase }, seconds)
+      return seconds
+    },
+  }
 }
 
 /** One chat model call and the tokens it used. `outcome`: ok, or the failure's kind (timeout, failed, stopped…). */

@@ -8,6 +8,7 @@ import { fuseRankings } from './fusion'
 import { bm25ScoreSql, byScore, fulltextRankingWithCeiling, type FulltextResult, type RankedChunk } from './fulltext'
 import { readFragments } from './fragments'
 import { relevanceScores } from './relevance'
+import { inSpan } from '@/lib/tracing/spans'
 import { rerankerSettings, rerankFragments } from './rerank'
 import { scopeOf, type Scope } from './scope'
 import type { Fragment, HybridSearchInput } from './types'
@@ -155,5 +156,6 @@ export async function hybridSearch(input: HybridSearchInput): Promise<Fragment[]
   const fused = fuseRankings(words.ranking, meaning, depth)
   if (fused.length === 0) return []
   const candidates = await readFragments(sql, relevanceScores(fused, words, meaning))
-  return reranker ? rerankFragments(reranker, input.query, candidates, input.topK, input.signal) : candidates
+  if (!reranker) return candidates
+  return inSpan('search.rerank', { 'search.candidates': candidates.length }, () => rerankFragments(reranker, input.query, candidates, input.topK, input.signal))
 }

@@ -5,9 +5,9 @@ import { serviceHealth } from '@/lib/health'
 
 export const { GET, POST, PUT, PATCH, DELETE } = endpoints('/api/health', {
   GET: endpoint({
-    summary: 'Liveness and database check (the details with a key, a session, or ?deep=1 and METRICS_TOKEN)',
+    summary: 'Liveness and database check (the details with a key, a session, or ?deep=1 and METRICS_TOKEN; ?deep=1 also probes the model server and the workers)',
     access: 'public',
     response: HealthReport,
-    handler: async ({ req }) => serviceHealth({ detailed: await mayReadHealthDetails(req) }),
+    handler: async ({ req }) => serviceHealth({ detailed: await mayReadHealthDetails(req), deep: new URL(req.url).searchParams.get('deep') === '1' }),
   }),
 })

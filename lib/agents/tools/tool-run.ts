@@ -1,6 +1,7 @@
 import { dynamicTool, jsonSchema, type ToolSet } from 'ai'
 import type { ToolCallRecord } from '@/lib/domain/agent-tools'
 import { logger } from '@/lib/logger'
+import { inSpan } from '@/lib/tracing/spans'
 import { offeredTools, type StoredTool } from './index'
 import type { OfferedTool, ToolContext } from './kind'
 
@@ -48,7 +49,7 @@ function recorded(offer: OfferedTool, run: Pick<ToolRun, 'calls' | 'pending'>, f
         return AWAITING_APPROVAL
       }
       try {
-        const result = await offer.call(args, abortSignal ?? fallback)
+        const result = await inSpan('agent.tool_call', { 'agent.tool': offer.name, 'agent.tool_kind': offer.kind }, () => offer.call(args, abortSignal ?? fallback))
         run.calls.push({ ...base, ok: true, result, durationMs: Math.round(performance.now() - started) })
         return result
       } catch (error) {

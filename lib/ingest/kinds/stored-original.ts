@@ -4,11 +4,15 @@ import { transientError } from '../errors'
 import { loadOriginal } from '../loaders'
 import { ocrRequestFor } from '../pipeline/ocr-progress'
 import type { Section } from '../sections'
+import { inSpan } from '@/lib/tracing/spans'
 
 /** The sections of a datasource's stored original (an uploaded file, an upserted text); images and scans recognised. */
 export async function loadStoredOriginal(job: Datasource, signal?: AbortSignal): Promise<{ sections: Section[] }> {
-  const original = await (await getBlobStore()).get(originalKey(job.id))
+  const original = await inSpan('sync.fetch', { 'sync.source': 'blob_store' }, async () => (await getBlobStore()).get(originalKey(job.id)))
   // transient: an upload stores its original before queueing, but a blob store on another machine may lag
   if (!original) throw transientError('The original content of this datasource was not found in the blob store')
-  return { sections: await loadOriginal(original.data, original.contentType, { ocr: ocrRequestFor(job, signal) }) }
+  const sections = await inSpan('sync.parse', { 'sync.content_type': original.contentType, 'sync.bytes': original.data.length }, () =>
+    loadOriginal(original.data, original.contentType, { ocr: ocrRequestFor(job, signal) }),
+  )
+  return { sections }
 }

@@ -6,6 +6,7 @@ import { messageOf } from '../errors'
 import { writeChunks, type ChunkWrite } from '../lifecycle'
 import type { Heartbeat } from './heartbeat'
 import type { RunStatus } from './run-jobs'
+import { inSpan } from '@/lib/tracing/spans'
 
 export interface Outcomes {
   /** `chunks`: how many it holds now, when that changed. */
@@ -19,7 +20,8 @@ export interface Outcomes {
  * a job the provider or the database refuses fails by itself; a job alone fails with its error.
  */
 export async function embedAndWrite(group: ChunkWrite[], provider: EmbeddingsProvider | null, workerId: string, beat: Heartbeat, outcomes: Outcomes): Promise<void> {
-  const embedded = provider ? await embedGroup(group, provider, beat.signal, outcomes) : group
+  const chunks = group.reduce((n, item) => n + item.content.chunks.length, 0)
+  const embedded = provider ? await inSpan('sync.embed', { 'sync.chunks': chunks }, () => embedGroup(group, provider, beat.signal, outcomes)) : group
   beat.signal.throwIfAborted()
   for (const item of embedded) if (beat.lost(item.job.id)) outcomes.record(item.job, 'lease_lost')
   const ready = embedded.filter(item => !beat.lost(item.job.id))
@@ -54,7 +56,7 @@ async function embedGroup(group: ChunkWrite[], provider: EmbeddingsProvider, sig
 
 async function writeGroup(ready: ChunkWrite[], workerId: string, outcomes: Outcomes): Promise<void> {
   try {
-    const written = await writeChunks(workerId, ready)
+    const written = await inSpan('sync.write', { 'sync.jobs': ready.length }, () => writeChunks(workerId, ready))
     ready.forEach((item, i) => outcomes.record(item.job, written[i].status, item.content.chunks.length))
     return
   } catch (error) {
@@ -63,7 +65,7 @@ async function writeGroup(ready: ChunkWrite[], workerId: string, outcomes: Outco
   }
   for (const item of ready) {
     try {
-      const [written] = await writeChunks(workerId, [item])
+      const [written] = await inSpan('sync.write', { 'sync.jobs': 1 }, () => writeChunks(workerId, [item]))
       outcomes.record(item.job, written.status, item.content.chunks.length)
     } catch (error) {
       await outcomes.fail(item.job, error)

@@ -10,6 +10,7 @@ import type { DocumentKind } from '../kinds'
 import { settle, usageLimitMessage, type ChunkWrite } from '../lifecycle'
 import { textSizeOf, type Section } from '../sections'
 import type { RunStatus } from './run-jobs'
+import { inSpan } from '@/lib/tracing/spans'
 
 type Store = { id: string; chunkSize: number; chunkOverlap: number }
 
@@ -78,7 +79,7 @@ export async function prepareDocument(job: Datasource, kind: DocumentKind, worke
   if (hash === job.contentHash && job.lastSynch) {
     return { done: (await settle.unchanged(job.id, workerId, validators)) ? 'synched' : 'lease_lost' }
   }
-  const chunks = await chunkSectionsYielding(sections, chunking)
+  const chunks = await inSpan('sync.chunk', { 'sync.sections': sections.length }, () => chunkSectionsYielding(sections, chunking))
   if (chunks.length === 0) throw permanentError(kind.noTextMessage)
   const tokens = chunks.reduce((n, c) => n + c.tokens, 0)
   const limit = await context.limitOf(job.organizationId)

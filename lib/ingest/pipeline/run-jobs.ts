@@ -12,6 +12,7 @@ import { settleFailedJob } from './failure'
 import { startHeartbeat } from './heartbeat'
 import { PrepareContext, prepareDocument } from './prepare'
 import { afterJobs } from './settled'
+import { inSpan, openSpan } from '@/lib/tracing/spans'
 
 export type RunStatus = DatasourceStatus | 'lease_lost'
 
@@ -26,6 +27,19 @@ const MAX_GROUP_CHUNKS = 512
  * `stopSignal` gives unfinished jobs back to the queue.
  */
 export async function runJobs(claimed: Datasource[], workerId: string, options: { leaseMs: number; stopSignal?: AbortSignal }): Promise<RunStatus[]> {
+  // traced (issue 27): one `sync.run` span per batch; a job's preparation, the embeddings and the writes inside it
+  const span = openSpan('sync.run', { 'sync.jobs': claimed.length })
+  try {
+    const statuses = await span.run(() => runBatch(claimed, workerId, options))
+    span.end()
+    return statuses
+  } catch (error) {
+    span.end(error)
+    throw error
+  }
+}
+
+async function runBatch(claimed: Datasource[], workerId: string, options: { leaseMs: number; stopSignal?: AbortSignal }): Promise<RunStatus[]> {
   const started = Date.now()
   // one run per job, even if a caller passes one twice: two writes of one job in a transaction would double its chunks
   const jobs = [...new Map(claimed.map(j => [j.id, j])).values()]
@@ -54,7 +68,7 @@ export async function runJobs(claimed: Datasource[], workerId: string, options: 
         beat.signal.throwIfAborted()
         // every log line of the job's run names the datasource and the attempt
         const prepared = await withLogContext({ datasourceId: job.id, attempt: job.attempts }, () =>
-          runUntilWrite(job, workerId, { leaseMs: options.leaseMs, signal: beat.signal }, context),
+          inSpan('sync.job', { 'datasource.type': job.type, 'sync.attempt': job.attempts }, () => runUntilWrite(job, workerId, { leaseMs: options.leaseMs, signal: beat.signal }, context)),
         )
         if ('done' in prepared) outcomes.record(job, prepared.done)
         else group.push(prepared.write)

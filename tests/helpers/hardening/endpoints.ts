@@ -141,6 +141,9 @@ export const EXAMPLES: Record<string, Example> = {
   'GET /api/account': { credentials: 'session' },
   'POST /api/account/password': { valid: () => ({ currentPassword: WORLD_PASSWORD, newPassword: WORLD_PASSWORD }), credentials: 'session' },
   'POST /api/password-resets/{token}': { valid: () => ({ password: 'a new password 123' }) },
+  // the model server (issue 27)
+  'PUT /api/models/map': { valid: () => ({ model_4: 'llama3.1:8b', model_3_5_turbo: null }) },
+  'POST /api/models/test': { valid: () => ({ modelName: 'model_4' }) },
   'GET /api/conversations': { query: { limit: '10', cursor: '', agentId: 'x', status: 'HUMAN_REQUESTED', assigneeId: 'none', aiEnabled: 'true' } },
 }
 
