@@ -1,5 +1,5 @@
 import { getPrisma } from '@/lib/db/client'
-import type { TenantContext } from '@/lib/domain/tenant'
+import { seesAgent, type TenantContext } from '@/lib/domain/tenant'
 import { InvalidRequest, NotFound, Unauthorized } from '@/lib/http/errors'
 import { emitEvent } from '@/lib/webhooks/emit'
 import { verifiedVisitorOf, type SignedVisitor } from '@/lib/agents/visitor-signature'
@@ -37,6 +37,7 @@ async function loadMessage(messageId: string) {
       conversation: {
         select: {
           organizationId: true,
+          agentId: true,
           visitorId: true,
           verifiedVisitorId: true,
           agent: { select: { visibility: true, requireSignedVisitors: true, visitorSecretCiphertext: true } },
@@ -53,7 +54,8 @@ async function loadMessage(messageId: string) {
  */
 export function voterKeyOf(ctx: TenantContext | null, message: MessageRow, signed: SignedVisitor = {}): string | null {
   const c = message.conversation
-  const member = ctx !== null && ctx.organizationId === c.organizationId
+  // a key limited to other agents sees this conversation as another organization's
+  const member = ctx !== null && ctx.organizationId === c.organizationId && seesAgent(ctx, c.agentId)
   let visitorId = signed.visitorId
   if (!member && c.agent.visibility === 'public' && (c.verifiedVisitorId || c.agent.requireSignedVisitors)) {
     if (!c.verifiedVisitorId) return null

@@ -41,11 +41,12 @@ export async function listGaps(ctx: TenantContext, params: GapListParams): Promi
           WHERE u."conversationId" = a."conversationId" AND u.role = 'user' AND u."createdAt" <= a."createdAt"
           ORDER BY u."createdAt" DESC, u.id DESC LIMIT 1) q ON true
       WHERE c."organizationId" = $1 AND ($2::text IS NULL OR c."agentId" = $2)
+        AND ($4::text[] IS NULL OR c."agentId" = ANY($4::text[]))
         AND a.role = 'assistant' AND a.error IS NULL AND a."gapResolution" IS NULL
         AND (${weakSql('a')} OR EXISTS (SELECT 1 FROM "MessageFeedback" f WHERE f."messageId" = a.id AND f.vote = 'bad'))
       ORDER BY a."createdAt" DESC, a.id DESC
       LIMIT $3`,
-    [ctx.organizationId, params.agentId ?? null, params.limit],
+    [ctx.organizationId, params.agentId ?? null, params.limit, ctx.grant?.agentIds ? [...ctx.grant.agentIds] : null],
   )
   const items = rows.map(toItem)
   const groups = groupBySimilarQuestion(items.map(item => ({ item, question: item.searchQuery || item.question })))

@@ -9,13 +9,17 @@ import type { GapAnswerBody } from './schemas'
 // identical question finds it once it is synched). Both answer how many answers left the queue: resolving again is
 // no error (0), another organization's ids are a 404.
 
+/** The agents a limited key is held to (its gaps are those of their conversations), or null for all. */
+const agentsOf = (ctx: TenantContext) => (ctx.grant?.agentIds ? [...ctx.grant.agentIds] : null)
+
 /** NotFound unless at least one of these messages is an answer of the organization. */
 async function checkOwned(ctx: TenantContext, messageIds: string[]): Promise<void> {
   const { sql } = await getDatabase()
   const [row] = await sql.query<{ n: string | number }>(
     `SELECT count(*) AS n FROM "Message" m JOIN "Conversation" c ON c.id = m."conversationId"
-      WHERE m.id = ANY($2::text[]) AND c."organizationId" = $1 AND m.role = 'assistant'`,
-    [ctx.organizationId, messageIds],
+      WHERE m.id = ANY($2::text[]) AND c."organizationId" = $1 AND m.role = 'assistant'
+        AND ($3::text[] IS NULL OR c."agentId" = ANY($3::text[]))`,
+    [ctx.organizationId, messageIds, agentsOf(ctx)],
   )
   if (Number(row?.n ?? 0) === 0) throw new NotFound('Gap')
 }
@@ -27,8 +31,9 @@ async function markResolved(ctx: TenantContext, messageIds: string[], resolution
        FROM "Conversation" c
       WHERE c.id = m."conversationId" AND c."organizationId" = $1 AND m.id = ANY($2::text[])
         AND m.role = 'assistant' AND m."gapResolution" IS NULL
+        AND ($4::text[] IS NULL OR c."agentId" = ANY($4::text[]))
       RETURNING m.id`,
-    [ctx.organizationId, messageIds, resolution],
+    [ctx.organizationId, messageIds, resolution, agentsOf(ctx)],
   )
   return rows.length
 }

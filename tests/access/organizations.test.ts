@@ -6,6 +6,9 @@ import * as conversationItem from '@/app/api/conversations/[id]/route'
 import * as conversationMessages from '@/app/api/conversations/[id]/messages/route'
 import * as conversations from '@/app/api/conversations/route'
 import * as datastores from '@/app/api/datastores/route'
+import * as feedback from '@/app/api/conversations/[id]/messages/[messageId]/feedback/route'
+import * as dismiss from '@/app/api/gaps/dismiss/route'
+import * as gaps from '@/app/api/gaps/route'
 import * as organizations from '@/app/api/organizations/route'
 import * as switchOrganization from '@/app/api/session/organization/route'
 import { createApiKey } from '@/lib/auth/api-keys'
@@ -102,5 +105,25 @@ describe('a key limited to agents', () => {
     const patched = await call(conversationItem.PATCH, `/api/conversations/${hidden.id}`, { method: 'PATCH', headers, body: { status: 'RESOLVED' }, params: { id: hidden.id } })
     expect(patched.status).toBe(404)
     expect((await call(conversationItem.GET, `/api/conversations/${world.conversationId}`, { headers, params: { id: world.conversationId } })).status).toBe(200)
+  })
+  test("its gaps and votes are those of its agents' answers: another agent's answer is 404", async () => {
+    const prisma = await getPrisma()
+    const organizationId = world.ctx.organizationId
+    const other = await prisma.agent.create({ data: { organizationId, name: 'Billing agent' } })
+    const visitor = await prisma.visitor.create({ data: { organizationId } })
+    const hidden = await prisma.conversation.create({ data: { organizationId, agentId: other.id, visitorId: visitor.id, channel: 'api', title: 'Billing question' } })
+    await prisma.message.create({ data: { conversationId: hidden.id, role: 'user', text: 'Why was I charged twice?' } })
+    const answer = await prisma.message.create({ data: { conversationId: hidden.id, role: 'assistant', text: "I don't know.", sources: [], noSources: true } })
+    const { secret } = await createApiKey(world.ctx, 'support gaps only', undefined, { agentIds: [world.agentId] })
+    const headers = { authorization: `Bearer ${secret}` }
+
+    const gapIds = async (h: Record<string, string>) => (await call(gaps.GET, '/api/gaps', { headers: h })).json.flatMap((g: { items: { messageId: string }[] }) => g.items.map(i => i.messageId))
+    expect(await gapIds(world.headers)).toContain(answer.id) // the organization's full key sees the gap
+    expect(await gapIds(headers)).not.toContain(answer.id)
+    const dismissed = await call(dismiss.POST, '/api/gaps/dismiss', { method: 'POST', headers, body: { messageIds: [answer.id] } })
+    expect(dismissed.status).toBe(404)
+    const voted = await call(feedback.POST, `/api/conversations/${hidden.id}/messages/${answer.id}/feedback`, { method: 'POST', headers, body: { vote: 'bad' }, params: { id: hidden.id, messageId: answer.id } })
+    expect(voted.status).toBe(404)
+    expectErrorBody(voted.json, 'not_found')
   })
 })
