@@ -35,6 +35,10 @@ test('an invited viewer sets a password from the link and sees the dashboard as 
   await expect(invitee.getByText(store.name)).toBeVisible()
   await expect(invitee.getByRole('button', { name: 'New datastore' })).toHaveCount(0)
   await expect(invitee.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API keys' })).toHaveCount(0)
+  // inside the datastore: its content is listed, nothing to add, change or delete
+  await invitee.getByRole('link', { name: store.name }).click()
+  await expect(invitee.getByRole('heading', { name: store.name })).toBeVisible()
+  await expect(invitee.getByRole('heading', { name: 'Add content' })).toHaveCount(0)
   // the API holds the line too, whatever the page shows
   const refused = await invitee.request.post(new URL('/api/datastores', link).href, { data: { name: 'by a viewer' }, headers: { origin: new URL(link).origin } })
   expect(refused.status()).toBe(403)

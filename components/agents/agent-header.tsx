@@ -13,6 +13,7 @@ import { cn } from '@/lib/utils'
 import { DeleteAgentButton } from './delete-agent-button'
 import { ModelName } from './model-id-hint'
 import { useAgent } from './use-agents'
+import { Can } from '@/components/layout/member-role'
 
 /** The title, actions and section links of an agent's pages; renders its sections only once the agent is known. */
 export function AgentFrame({ id, children }: { id: string; children: React.ReactNode }) {
@@ -52,7 +53,9 @@ export function AgentFrame({ id, children }: { id: string; children: React.React
                 Chat
               </Link>
             </Button>
-            <DeleteAgentButton agent={agent} redirectTo="/agents" />
+            <Can scope="agents:write">
+              <DeleteAgentButton agent={agent} redirectTo="/agents" />
+            </Can>
           </div>
         )}
       </div>

@@ -7,7 +7,7 @@ import { EmptyState } from '@/components/layout/empty-state'
 import { useErrorToast } from '@/components/layout/query-states'
 import { QueryTable } from '@/components/layout/query-table'
 import { Timestamp } from '@/components/layout/timestamp'
-import { useCan } from '@/components/layout/member-role'
+import { Can, useCan } from '@/components/layout/member-role'
 import { VisibilityBadge } from '@/components/layout/visibility-badge'
 import { Button } from '@/components/ui/button'
 import { TableCell, TableRow } from '@/components/ui/table'
@@ -82,7 +82,9 @@ export function AgentsTable() {
                     <MessagesSquare aria-hidden />
                   </Link>
                 </Button>
-                <DeleteAgentButton agent={agent} compact />
+                <Can scope="agents:write">
+                  <DeleteAgentButton agent={agent} compact />
+                </Can>
               </div>
             </TableCell>
           </TableRow>

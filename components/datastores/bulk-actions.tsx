@@ -11,6 +11,7 @@ import { PendingButton } from '@/components/layout/pending-button'
 import { Button } from '@/components/ui/button'
 import { bulkDatasources, listDatasources } from './datastores-api'
 import { datasourcesQueryKey, datastoreQueryKey, datastoresQueryKey } from './types'
+import { useCan } from '@/components/layout/member-role'
 
 function useBulk(datastoreId: string, onDone: () => void) {
   const queryClient = useQueryClient()
@@ -31,7 +32,12 @@ function useBulk(datastoreId: string, onDone: () => void) {
 }
 
 /** "Retry all failed (n)", shown while any datasource of the datastore is in error. */
-export function RetryFailedButton({ datastoreId, changedAt }: { datastoreId: string; changedAt: number }) {
+/** Only for a member whose role may change the datastore's content (the API refuses the others). */
+export function RetryFailedButton(props: { datastoreId: string; changedAt: number }) {
+  return useCan('datastores:write') ? <RetryFailedButtonInner {...props} /> : null
+}
+
+function RetryFailedButtonInner({ datastoreId, changedAt }: { datastoreId: string; changedAt: number }) {
   const failed = useQuery({
     queryKey: [...datasourcesQueryKey(datastoreId), 'failed-count'],
     queryFn: ({ signal }) => listDatasources(datastoreId, { status: 'error', limit: 1 }, signal),
@@ -53,7 +59,12 @@ export function RetryFailedButton({ datastoreId, changedAt }: { datastoreId: str
 }
 
 /** The bar over the table while datasources are selected. */
-export function SelectionBar({ datastoreId, selected, onClear }: { datastoreId: string; selected: string[]; onClear: () => void }) {
+/** Only for a member whose role may change the datastore's content (the API refuses the others). */
+export function SelectionBar(props: { datastoreId: string; selected: string[]; onClear: () => void }) {
+  return useCan('datastores:write') ? <SelectionBarInner {...props} /> : null
+}
+
+function SelectionBarInner({ datastoreId, selected, onClear }: { datastoreId: string; selected: string[]; onClear: () => void }) {
   const [confirming, setConfirming] = React.useState(false)
   const synch = useBulk(datastoreId, onClear)
   const remove = useBulk(datastoreId, () => {

@@ -10,6 +10,7 @@ import { Button } from '@/components/ui/button'
 import { deleteDatasource, synchDatasource } from './datastores-api'
 import { ACTIVE_STATUSES, datasourcesQueryKey, datastoreQueryKey, datastoresQueryKey, type Datasource } from './types'
 import { HAS_CHILDREN } from '@/lib/domain/datasources'
+import { useCan } from '@/components/layout/member-role'
 
 function useRefreshDatastore(datastoreId: string) {
   const queryClient = useQueryClient()
@@ -20,7 +21,12 @@ function useRefreshDatastore(datastoreId: string) {
   }
 }
 
-export function ResyncDatasourceButton({ datasource }: { datasource: Datasource }) {
+/** Only for a member whose role may change the datastore's content (the API refuses the others). */
+export function ResyncDatasourceButton(props: { datasource: Datasource }) {
+  return useCan('datastores:write') ? <ResyncDatasourceButtonInner {...props} /> : null
+}
+
+function ResyncDatasourceButtonInner({ datasource }: { datasource: Datasource }) {
   const refresh = useRefreshDatastore(datasource.datastoreId)
   const synch = useMutation({
     mutationFn: () => synchDatasource(datasource.id),
@@ -44,7 +50,12 @@ export function ResyncDatasourceButton({ datasource }: { datasource: Datasource 
   )
 }
 
-export function DeleteDatasourceButton({ datasource, onDeleted }: { datasource: Datasource; onDeleted?: () => void }) {
+/** Only for a member whose role may change the datastore's content (the API refuses the others). */
+export function DeleteDatasourceButton(props: { datasource: Datasource; onDeleted?: () => void }) {
+  return useCan('datastores:write') ? <DeleteDatasourceButtonInner {...props} /> : null
+}
+
+function DeleteDatasourceButtonInner({ datasource, onDeleted }: { datasource: Datasource; onDeleted?: () => void }) {
   const [open, setOpen] = React.useState(false)
   const refresh = useRefreshDatastore(datasource.datastoreId)
   const remove = useMutation({

@@ -13,6 +13,7 @@ import { DatastoreSettings } from './datastore-settings'
 import { getDatastore } from './datastores-api'
 import { SearchTester } from './search-tester'
 import { datastoreQueryKey } from './types'
+import { Can } from '@/components/layout/member-role'
 
 export function useDatastore(id: string) {
   return useQuery({ queryKey: datastoreQueryKey(id), queryFn: () => getDatastore(id) })
@@ -52,14 +53,18 @@ export function DatastoreView({ id }: { id: string }) {
             <TabsTrigger value="settings">Settings</TabsTrigger>
           </TabsList>
           <TabsContent value="content" forceMount className="grid min-w-0 grid-cols-1 gap-6 data-[state=inactive]:hidden">
-            <AddContent datastoreId={store.id} />
+            <Can scope="datastores:write">
+              <AddContent datastoreId={store.id} />
+            </Can>
             <DatasourcesTable datastoreId={store.id} />
           </TabsContent>
           <TabsContent value="search">
             <SearchTester datastore={store} />
           </TabsContent>
           <TabsContent value="settings">
-            <DatastoreSettings key={store.updatedAt} datastore={store} />
+            <Can scope="datastores:write">
+              <DatastoreSettings key={store.updatedAt} datastore={store} />
+            </Can>
           </TabsContent>
         </Tabs>
       )}

@@ -12,6 +12,7 @@ import { CHANNEL_LABELS } from './inbox-filters'
 import { OperatorPanel, STATUS_LABELS } from './operator-panel'
 import { ReplyBox } from './reply-box'
 import { ToolApprovals } from './tool-approvals'
+import { Can } from '@/components/layout/member-role'
 
 /** Under an answer: what retrieval searched for and found, and the votes and comments the answer received. */
 function RetrievalAndVotes({ message, question }: { message: ReviewedMessage; question?: string }) {
@@ -90,8 +91,10 @@ export function ConversationReview({ id }: { id: string }) {
           </span>
         ))}
       </div>
-      <OperatorPanel c={c} />
-      <ToolApprovals conversationId={c.id} />
+      <Can scope="conversations:write">
+        <OperatorPanel c={c} />
+        <ToolApprovals conversationId={c.id} />
+      </Can>
       <ol className="grid gap-4 p-4" aria-label="Messages">
         {c.messages.map(m => {
           if (m.role === 'user') lastQuestion = m.text
@@ -109,7 +112,9 @@ export function ConversationReview({ id }: { id: string }) {
         })}
       </ol>
       <SupportEvents c={c} />
-      <ReplyBox conversationId={c.id} aiAnswers={c.isAiEnabled} />
+      <Can scope="conversations:write">
+        <ReplyBox conversationId={c.id} aiAnswers={c.isAiEnabled} />
+      </Can>
     </div>
   )
 }
