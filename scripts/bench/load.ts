@@ -12,12 +12,13 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { createParser } from 'eventsource-parser'
+import { summarizeServerProfile } from './load-profile'
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..')
 const KEY = 'ads_bench_load_key_0123456789abcdef'
 const DOCUMENTS = 1_000
 
-interface Options { levels: number[]; seconds: number; rate: number; processes: number }
+interface Options { levels: number[]; seconds: number; rate: number; processes: number; profile?: string }
 interface Outcome { firstMs: number | null; status: number }
 
 function parseOptions(argv: string[]): Options {
@@ -27,6 +28,7 @@ function parseOptions(argv: string[]): Options {
     seconds: Number(value('--seconds') ?? 15),
     rate: Number(value('--rate') ?? 50),
     processes: Number(value('--processes') ?? 1),
+    profile: value('--profile') && path.resolve(value('--profile')!),
   }
 }
 
@@ -51,8 +53,8 @@ function cpuMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
 }
 
-function startServer(port: number, env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ['scripts/serve.mjs'], { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', NEXT_TELEMETRY_DISABLED: '1', LOG_LEVEL: 'warn' }, stdio: ['ignore', 'ignore', 'inherit'] })
+function startServer(port: number, env: Record<string, string>, nodeArgs: string[] = []): ChildProcess {
+  const child = spawn(process.execPath, [...nodeArgs, 'scripts/serve.mjs'], { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', NEXT_TELEMETRY_DISABLED: '1', LOG_LEVEL: 'warn' }, stdio: ['ignore', 'ignore', 'inherit'] })
   return child
 }
 
@@ -165,6 +167,8 @@ export async function run(argv: string[] = []): Promise<void> {
       await waitForHttp(`http://127.0.0.1:${port}/api/health`, child, `server ${i + 1}`)
     }
     const { agentId, questions } = await seed(servers[0].base)
+    // --profile DIR: the first server again, seeded, under --cpu-prof (written when it stops), so the profile is the load's
+    if (options.profile) servers[0].child = await restartProfiled(servers[0], env, options.profile)
     let next = 0
     const question = () => questions[next++ % questions.length]
     const base = () => servers[next % servers.length].base
@@ -180,9 +184,32 @@ export async function run(argv: string[] = []): Promise<void> {
     console.log('|---|---|---|---|---|---|---|---|')
     for (const r of rows) console.log(`| ${r.load} | ${r.questions_per_s} | ${r.first_p50_ms} ms | ${r.first_p95_ms} ms | ${r.first_p99_ms} ms | ${r.cpu_ms_per_question} ms | ${r.errors} | ${r.refused_503} |`)
   } finally {
-    for (const s of servers) s.child.kill('SIGTERM')
+    await Promise.all(servers.map(s => stopped(s.child)))
     model.kill('SIGTERM')
-    await sleep(500)
     fs.rmSync(dataDir, { recursive: true, force: true })
   }
+  if (options.profile) printProfile(options.profile)
+}
+
+function stopped(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve()
+  return new Promise(resolve => {
+    child.once('exit', () => resolve())
+    child.kill('SIGTERM')
+  })
+}
+
+async function restartProfiled(server: { child: ChildProcess; base: string }, env: Record<string, string>, dir: string): Promise<ChildProcess> {
+  await stopped(server.child)
+  fs.mkdirSync(dir, { recursive: true })
+  const child = startServer(Number(new URL(server.base).port), env, ['--cpu-prof', '--cpu-prof-dir', dir])
+  await waitForHttp(`${server.base}/api/health`, child, 'the profiled server')
+  return child
+}
+
+function printProfile(dir: string): void {
+  const newest = fs.readdirSync(dir).filter(f => f.endsWith('.cpuprofile')).map(f => path.join(dir, f)).sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)[0]
+  if (!newest) return console.log(`no profile was written in ${dir}`)
+  console.log(`\nThe server's CPU profile (${newest}, start and seeding excluded):\n`)
+  console.log(summarizeServerProfile(JSON.parse(fs.readFileSync(newest, 'utf8'))))
 }
