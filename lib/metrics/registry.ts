@@ -4,7 +4,7 @@ import client from 'prom-client'
 // because Next loads server modules more than once in one process. Labels never hold an id: routes are templates
 // ("/api/agents/{id}/query"), models are model ids, kinds and outcomes are closed vocabularies.
 
-interface Metrics {
+export interface Metrics {
   registry: client.Registry
   httpDuration: client.Histogram<'route' | 'method' | 'status'>
   agentPhase: client.Histogram<'phase'>

@@ -6,6 +6,7 @@
 // embedding + full-text + vector), prompt assembly and the ai SDK's HTTP round trip over loopback. Route handlers are
 // called in-process with a Request, as Next calls them (Next's own HTTP layer is not included). Three scenarios: an
 // agent without datastores (the pipeline's own cost), and the agent over the 10,000 chunks with two kinds of question.
+// BENCH_METRICS=paired adds what the metrics cost a query, in the same run (scripts/bench/agent-metrics.ts).
 import { CHECK_EVERY_MS } from '@/lib/db/auto-analyze'
 import type { Database } from '@/lib/db/client'
 import fs from 'node:fs'
@@ -205,8 +206,13 @@ export async function run(): Promise<void> {
     fake.setBehaviour({ reply: REPLY, firstTokenDelayMs: FIRST_TOKEN_DELAY_MS, delayMs: 0 })
     const all = scenarios(bench.corpus, bench.withDocs.id, bench.withoutDocs.id)
     const search = (question: string) => hybridSearch({ organizationId: bench.organizationId, datastoreIds: [bench.datastoreId], query: question, topK: 5 })
-    const results = await measure(fake, asker(fake, query, bench.secret), all, search)
+    const ask = asker(fake, query, bench.secret)
+    const results = await measure(fake, ask, all, search)
     report(results, loadAtStart, bench.seedMs)
+    if (process.env.BENCH_METRICS === 'paired') {
+      const { pairedMetricsCost } = await import('./agent-metrics')
+      console.log(`\n${await pairedMetricsCost(all[1].label, () => ask.ask(all[1], true))}`)
+    }
   } finally {
     await fake.close()
     useDatabase(undefined)
