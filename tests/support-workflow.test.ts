@@ -1,9 +1,7 @@
 // The support workflow (issue 23, DESIGN.md §11) with the calls Chaindesk's widget makes: a visitor asks for a person
 // without a key, the team is told by a signed webhook, an operator takes over and replies, the visitor's messages are
 // stored without calling the model, leads are captured and listed, conversations get resolved.
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { afterEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import * as capture from '@/app/api/agents/[id]/capture/route'
 import * as conversationItem from '@/app/api/conversations/[id]/route'
 import * as conversationMessage from '@/app/api/conversations/[id]/message/route'
@@ -12,41 +10,17 @@ import * as inbox from '@/app/api/conversations/route'
 import * as leadsExport from '@/app/api/leads/export/route'
 import * as leads from '@/app/api/leads/route'
 import { csvField } from '@/lib/csv'
-import * as webhooks from '@/app/api/webhooks/route'
 import { drainWebhooks } from '@/lib/ingest/background'
 import { verifySignature } from '@/lib/webhooks'
 import { createAgentVia, queryAgentVia, useFakeModel } from './helpers/agents'
 import { call, expectErrorBody } from './helpers/http'
-import { createTenant, type TestTenant } from './helpers/tenants'
+import { createTenant } from './helpers/tenants'
+import { useWebhookReceivers } from './helpers/webhook-receiver'
 
 process.env.LIMIT_PUBLIC_QUERIES_PER_MINUTE = '1000000'
 const model = useFakeModel()
 
-const closers: (() => Promise<void>)[] = []
-afterEach(async () => {
-  for (const close of closers.splice(0)) await close()
-  delete process.env.WEBHOOK_ALLOW_PRIVATE_HOSTS
-})
-
-/** A webhook receiver on 127.0.0.1, subscribed for the tenant to `events`, recording what it receives. */
-async function subscribedReceiver(tenant: TestTenant, events: string[]) {
-  const received: { headers: http.IncomingHttpHeaders; body: string }[] = []
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', c => chunks.push(c))
-    req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') })
-      res.writeHead(200).end('ok')
-    })
-  })
-  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
-  closers.push(() => new Promise(resolve => server.close(() => resolve())))
-  process.env.WEBHOOK_ALLOW_PRIVATE_HOSTS = '1'
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`
-  const res = await call(webhooks.POST, '/api/webhooks', { method: 'POST', headers: tenant.headers, body: { url, events } })
-  expect(res.status, res.text).toBe(201)
-  return { received, secret: res.json.secret as string }
-}
+const subscribedReceiver = useWebhookReceivers()
 
 /** A public agent's visitor who has asked one question: the conversation and visitor ids the widget keeps. */
 async function visitorConversation(visibility: 'public' | 'private' = 'public') {

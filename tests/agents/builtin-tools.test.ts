@@ -1,47 +1,21 @@
 // The built-in actions an agent can be given (issues 23 and 25): request_human, mark_as_resolved and lead_capture,
 // called by the model (the fake OpenAI-compatible server emits the tool call) and acting through the support
 // workflow exactly as the visitor's own buttons do: the status, the webhook, the lead.
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { afterEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import * as agentsRoute from '@/app/api/agents/route'
 import * as agentItem from '@/app/api/agents/[id]/route'
 import * as conversationItem from '@/app/api/conversations/[id]/route'
 import * as leads from '@/app/api/leads/route'
-import * as webhooks from '@/app/api/webhooks/route'
 import { drainWebhooks } from '@/lib/ingest/background'
 import { verifySignature } from '@/lib/webhooks'
 import { createAgentVia, parseSse, queryAgentVia, useFakeModel } from '../helpers/agents'
 import { call } from '../helpers/http'
 import { createTenant, type TestTenant } from '../helpers/tenants'
+import { useWebhookReceivers } from '../helpers/webhook-receiver'
 
 const model = useFakeModel()
 
-const closers: (() => Promise<void>)[] = []
-afterEach(async () => {
-  for (const close of closers.splice(0)) await close()
-  delete process.env.WEBHOOK_ALLOW_PRIVATE_HOSTS
-})
-
-/** A webhook receiver on 127.0.0.1, subscribed for the tenant to `events`, recording what it receives. */
-async function subscribedReceiver(tenant: TestTenant, events: string[]) {
-  const received: { headers: http.IncomingHttpHeaders; body: string }[] = []
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', c => chunks.push(c))
-    req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') })
-      res.writeHead(200).end('ok')
-    })
-  })
-  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
-  closers.push(() => new Promise(resolve => server.close(() => resolve())))
-  process.env.WEBHOOK_ALLOW_PRIVATE_HOSTS = '1'
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`
-  const res = await call(webhooks.POST, '/api/webhooks', { method: 'POST', headers: tenant.headers, body: { url, events } })
-  expect(res.status, res.text).toBe(201)
-  return { received, secret: res.json.secret as string }
-}
+const subscribedReceiver = useWebhookReceivers()
 
 async function agentWith(tools: unknown[]) {
   const tenant = await createTenant()
