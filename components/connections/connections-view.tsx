@@ -1,11 +1,8 @@
 'use client'
 
-import * as React from 'react'
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import { Plug, Trash2 } from 'lucide-react'
-import { toast } from 'sonner'
-import { errorMessage } from '@/components/api-client'
-import { ConfirmActionButton } from '@/components/layout/confirm-action-button'
+import { ConfirmedRemoval } from '@/components/layout/confirm-action-button'
 import { EmptyState } from '@/components/layout/empty-state'
 import { PageHeader } from '@/components/layout/page-header'
 import { useErrorToast } from '@/components/layout/query-states'
@@ -17,22 +14,12 @@ import { connectionsQueryKey, deleteConnection, listConnections, type Connection
 import { CreateConnectionDialog } from './create-connection-dialog'
 
 function DeleteConnectionButton({ connection }: { connection: Connection }) {
-  const [open, setOpen] = React.useState(false)
-  const queryClient = useQueryClient()
-  const remove = useMutation({
-    mutationFn: () => deleteConnection(connection.id),
-    onSuccess: () => {
-      setOpen(false)
-      toast.success('Connection deleted')
-    },
-    onError: error => toast.error('Could not delete the connection', { description: errorMessage(error) }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: connectionsQueryKey }),
-  })
   return (
-    <ConfirmActionButton
-      open={open}
-      onOpenChange={setOpen}
-      action={remove}
+    <ConfirmedRemoval
+      remove={() => deleteConnection(connection.id)}
+      done="Connection deleted"
+      failed="Could not delete the connection"
+      refresh={connectionsQueryKey}
       trigger={
         <Button variant="ghost" size="sm" aria-label={`Delete the connection ${connection.name}`} className="text-destructive hover:text-destructive">
           <Trash2 aria-hidden />

@@ -1,7 +1,10 @@
 'use client'
 
 import * as React from 'react'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { Trash2 } from 'lucide-react'
+import { toast } from 'sonner'
+import { errorMessage } from '@/components/api-client'
 import {
   AlertDialog,
   AlertDialogCancel,
@@ -63,4 +66,32 @@ export function DeleteIconButton({ name, ...props }: { name: string } & React.Co
       <Trash2 aria-hidden />
     </Button>
   )
+}
+
+/**
+ * A removal behind a confirmation, with what always goes with it: the mutation, a toast on success (`done`) or failure
+ * (`failed`, with the API's reason), and the list it belongs to (`refresh`) read again either way.
+ */
+export function ConfirmedRemoval({ remove, done, failed, refresh, ...dialog }: {
+  remove: () => Promise<unknown>
+  done: string
+  failed: string
+  refresh: readonly unknown[]
+  trigger: React.ReactElement
+  title: React.ReactNode
+  description: React.ReactNode
+  confirmLabel: string
+}) {
+  const [open, setOpen] = React.useState(false)
+  const queryClient = useQueryClient()
+  const action = useMutation({
+    mutationFn: remove,
+    onSuccess: () => {
+      setOpen(false)
+      toast.success(done)
+    },
+    onError: error => toast.error(failed, { description: errorMessage(error) }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: refresh }),
+  })
+  return <ConfirmActionButton open={open} onOpenChange={setOpen} action={action} {...dialog} />
 }

@@ -1,11 +1,10 @@
 'use client'
 
-import * as React from 'react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Trash2, Users } from 'lucide-react'
 import { toast } from 'sonner'
 import { errorMessage } from '@/components/api-client'
-import { ConfirmActionButton } from '@/components/layout/confirm-action-button'
+import { ConfirmedRemoval } from '@/components/layout/confirm-action-button'
 import { EmptyState } from '@/components/layout/empty-state'
 import { useCan, useMemberRole } from '@/components/layout/member-role'
 import { QueryTable } from '@/components/layout/query-table'
@@ -18,19 +17,12 @@ import { RoleSelect } from './role-select'
 type Member = Awaited<ReturnType<typeof listMembers>>[number]
 
 function RemoveMemberButton({ member }: { member: Member }) {
-  const [open, setOpen] = React.useState(false)
-  const queryClient = useQueryClient()
-  const remove = useMutation({
-    mutationFn: () => removeMember(member.id),
-    onSuccess: () => (setOpen(false), toast.success(`Removed ${member.email}`)),
-    onError: error => toast.error('Could not remove', { description: errorMessage(error) }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: membersQueryKey }),
-  })
   return (
-    <ConfirmActionButton
-      open={open}
-      onOpenChange={setOpen}
-      action={remove}
+    <ConfirmedRemoval
+      remove={() => removeMember(member.id)}
+      done={`Removed ${member.email}`}
+      failed="Could not remove"
+      refresh={membersQueryKey}
       trigger={
         <Button variant="ghost" size="sm" aria-label={`Remove ${member.email}`} className="text-destructive hover:text-destructive">
           <Trash2 aria-hidden />

@@ -5,7 +5,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { ChevronDown, ChevronRight, Trash2, Webhook as WebhookIcon } from 'lucide-react'
 import { toast } from 'sonner'
 import { errorMessage } from '@/components/api-client'
-import { ConfirmActionButton } from '@/components/layout/confirm-action-button'
+import { ConfirmedRemoval } from '@/components/layout/confirm-action-button'
 import { EmptyState } from '@/components/layout/empty-state'
 import { PageHeader } from '@/components/layout/page-header'
 import { useErrorToast } from '@/components/layout/query-states'
@@ -19,22 +19,12 @@ import { deleteWebhook, listWebhooks, updateWebhook } from './webhooks-api'
 import { webhooksQueryKey, type Webhook } from './types'
 
 function DeleteWebhookButton({ webhook }: { webhook: Webhook }) {
-  const [open, setOpen] = React.useState(false)
-  const queryClient = useQueryClient()
-  const remove = useMutation({
-    mutationFn: () => deleteWebhook(webhook.id),
-    onSuccess: () => {
-      setOpen(false)
-      toast.success('Webhook deleted')
-    },
-    onError: error => toast.error('Could not delete the webhook', { description: errorMessage(error) }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: webhooksQueryKey }),
-  })
   return (
-    <ConfirmActionButton
-      open={open}
-      onOpenChange={setOpen}
-      action={remove}
+    <ConfirmedRemoval
+      remove={() => deleteWebhook(webhook.id)}
+      done="Webhook deleted"
+      failed="Could not delete the webhook"
+      refresh={webhooksQueryKey}
       trigger={
         <Button variant="ghost" size="sm" aria-label={`Delete the webhook to ${webhook.url}`} className="text-destructive hover:text-destructive">
           <Trash2 aria-hidden />
