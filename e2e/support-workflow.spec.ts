@@ -69,10 +69,15 @@ test("Chaindesk's widget: Request Human, the operator's reply in the widget, the
 
     // the widget asks for an email before it lets the visitor ask for a person
     const emailInput = bubble.locator('#lead-form')
-    await emailInput.fill(email)
-    const captured = visitor.waitForResponse(r => r.request().method() === 'POST' && r.url().includes(`/api/agents/${agent.id}/capture`))
-    await bubble.locator('div:has(> #lead-form) button').click()
-    expect((await captured).status()).toBe(201)
+    // the form is drawn again when the widget re-reads its conversation after the answer: a value typed just before
+    // is lost with the old input (its button then only asks for a valid email), so type, check, send, until it is sent
+    await expect(async () => {
+      await emailInput.fill(email)
+      await expect(emailInput).toHaveValue(email, { timeout: 1_000 })
+      const captured = visitor.waitForResponse(r => r.request().method() === 'POST' && r.url().includes(`/api/agents/${agent.id}/capture`), { timeout: 5_000 })
+      await bubble.locator('div:has(> #lead-form) button').click({ timeout: 5_000 })
+      expect((await captured).status()).toBe(201)
+    }).toPass({ timeout: 60_000 })
     // the widget reads the lead back from the conversation (`lead.email`) and puts its form away
     await expect(emailInput).toHaveCount(0)
     const requestHuman = bubble.getByRole('button', { name: 'Request Human' })
