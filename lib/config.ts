@@ -80,6 +80,8 @@ const ConfigSchema = z.object({
   AGENT_MODEL_TIMEOUT_SECONDS: positiveInt.default(60),
   AGENT_HISTORY_TOKENS: z.coerce.number().int().min(0).default(2000),
   AGENT_TOP_K: positiveInt.default(5),
+  // the embedded database in a thread of its own (issue 28, lib/db/pglite-thread.ts); off: on the event loop
+  DATABASE_THREAD: z.enum(['on', 'off']).default('on'),
   // questions in progress in one process (issue 28, lib/agents/admission.ts); past it 503 with Retry-After
   AGENT_MAX_IN_FLIGHT: positiveInt.default(256),
   // agent tools (issue 25, lib/agents/tools): model steps per answer, each call's time, the response read and the

@@ -117,16 +117,27 @@ describe('one tokenisation, any language', () => {
 })
 
 /** Runs fulltextRanking while recording the plan (EXPLAIN, same transaction and settings) of each statement on "Chunk". */
+/** The driver, recording the plan of every statement that reads "Chunk", however it is run. */
 function explaining(sql: SqlDriver, plans: string[]): SqlDriver {
+  const explain = (text: string, run: (text: string) => Promise<Record<string, unknown>[]>) =>
+    /"Chunk"/.test(text) ? run(`EXPLAIN ${text}`).then(rows => void plans.push(rows.map(r => r['QUERY PLAN']).join('\n'))) : Promise.resolve()
   return {
     ...sql,
+    query: async <T,>(text: string, params?: unknown[]) => {
+      await explain(text, t => sql.query(t, params))
+      return sql.query<T>(text, params)
+    },
+    queryWithSettings: async <T,>(settings: string, text: string, params?: unknown[]) => {
+      await explain(text, t => sql.queryWithSettings(settings, t, params))
+      return sql.queryWithSettings<T>(settings, text, params)
+    },
     transaction: fn =>
       sql.transaction(tx =>
         fn({
           ...tx,
-          query: async (text, params) => {
-            if (/"Chunk"/.test(text)) plans.push((await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, params)).map(r => r['QUERY PLAN']).join('\n'))
-            return tx.query(text, params)
+          query: async <T,>(text: string, params?: unknown[]) => {
+            await explain(text, t => tx.query(t, params))
+            return tx.query<T>(text, params)
           },
         }),
       ),

@@ -12,6 +12,7 @@ import { LOCKS } from './advisory-lock'
 import { startAutoAnalyze } from './auto-analyze'
 import { lockDataDir } from './data-dir-lock'
 import { applyMigrations } from './migrate'
+import { ThreadedPglite } from './pglite-thread'
 import { pgliteDriver, postgresDriver, type SqlDriver } from './sql-driver'
 
 export interface Database {
@@ -27,24 +28,43 @@ export interface Database {
 // PGlite's WebAssembly memory grows up to 2 GiB (its Emscripten build's getHeapMax), whatever the machine's RAM
 export const PGLITE_HEAP_MAX_BYTES = 2 ** 31
 
-/** PGlite with pgvector: on disk in `dir`, or in memory when `dir` is undefined (tests). */
-export async function openPglite(dir?: string): Promise<Database> {
+function heapBytes(client: PGlite | ThreadedPglite): number {
+  if (client instanceof ThreadedPglite) return client.heapBytes()
+  return (client as unknown as { mod?: { wasmMemory?: WebAssembly.Memory } }).mod?.wasmMemory?.buffer.byteLength ?? 0
+}
+
+/**
+ * PGlite with pgvector: on disk in `dir`, or in memory when `dir` is undefined (tests). In a thread of its own unless
+ * DATABASE_THREAD=off (lib/db/pglite-thread.ts): the database then has a core while the web side uses the other.
+ */
+export async function openPglite(dir?: string, options: { thread?: boolean } = {}): Promise<Database> {
   let unlock = () => {}
   if (dir) {
     unlock = lockDataDir(dir)
     fs.mkdirSync(path.join(dir, 'pgdata'), { recursive: true })
   }
-  const client = await PGlite.create(dir ? path.join(dir, 'pgdata') : undefined, { extensions: { vector } })
+  const dataDir = dir ? path.join(dir, 'pgdata') : undefined
+  const threaded = options.thread ?? config().DATABASE_THREAD === 'on'
+  try {
+    return await embedded(threaded ? await ThreadedPglite.open(dataDir) : await PGlite.create(dataDir, { extensions: { vector } }), { onDisk: !!dir, unlock })
+  } catch (error) {
+    unlock()
+    throw error
+  }
+}
+
+async function embedded(client: PGlite | ThreadedPglite, { onDisk, unlock }: { onDisk: boolean; unlock: () => void }): Promise<Database> {
   const sql = pgliteDriver(client)
   await applyMigrations(sql)
   // A `$n::vector` parameter given as bytes (pgvector's binary form, see lib/ingest/vector-binary.ts) is sent as
   // binary, as node-postgres does for a Buffer: parsing 1536 floats from text costs PGlite ~2.5 ms a vector.
   const [vectorType] = await sql.query<{ oid: number }>(`SELECT 'vector'::regtype::oid AS oid`)
-  client.serializers[vectorType.oid] = (value: unknown) => (value instanceof Uint8Array ? value : String(value)) as unknown as string
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(client) })
+  if (client instanceof ThreadedPglite) await client.sendVectorsAsBinary(vectorType.oid)
+  else client.serializers[vectorType.oid] = (value: unknown) => (value instanceof Uint8Array ? value : String(value)) as unknown as string
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(client as PGlite) })
   // no autovacuum in the embedded database: its process analyses the tables as autovacuum would (on disk, not tests')
-  const stopAnalyze = dir ? startAutoAnalyze(sql) : async () => {}
-  const heap = () => ({ bytes: (client as unknown as { mod?: { wasmMemory?: WebAssembly.Memory } }).mod?.wasmMemory?.buffer.byteLength ?? 0, maxBytes: PGLITE_HEAP_MAX_BYTES })
+  const stopAnalyze = onDisk ? startAutoAnalyze(sql) : async () => {}
+  const heap = () => ({ bytes: heapBytes(client), maxBytes: PGLITE_HEAP_MAX_BYTES })
   return { kind: 'pglite', prisma, sql, heap, close: async () => { await stopAnalyze(); await prisma.$disconnect(); await client.close(); unlock() } }
 }
 

@@ -1,4 +1,4 @@
-import type { SqlDriver } from '@/lib/db/sql-driver'
+import type { SqlDriver, SqlStatements } from '@/lib/db/sql-driver'
 import { qualifyingTermSets, setsQuery } from './bm25-candidates'
 import type { Scope } from './scope'
 
@@ -11,7 +11,7 @@ const MAX_QUERY_LEXEMES = 64
 // terms up to this many, and at least one term
 export const FULLTEXT_ROUND_BUDGET = 1500
 
-type Tx = Omit<SqlDriver, 'transaction'>
+type Tx = SqlStatements
 
 /** A lexeme of the question with its statistics in the searched datastores. */
 export interface QueryTerm {
@@ -186,14 +186,13 @@ export interface FulltextResult {
 /** fulltextRanking, with the question's BM25 ceiling and statistics. */
 export async function fulltextRankingWithCeiling(sql: SqlDriver, scope: Scope, query: string, limit: number): Promise<FulltextResult> {
   if (limit <= 0 || !query.trim()) return { ranking: [], ceiling: 0, stats: null }
-  return sql.transaction(async tx => {
-    const stats = await textStatistics(tx, scope, query)
-    if (stats.terms.length === 0) return { ranking: [], ceiling: 0, stats }
-    // no sequential scan: the planner, without statistics for tsvector (nothing runs ANALYZE on PGlite), may
-    // prefer reading every chunk of the table; the GIN index must find the candidates
-    await tx.exec('SET LOCAL enable_seqscan = off')
-    return { ranking: await rankByBm25(tx, scope, stats, limit), ceiling: bm25Ceiling(stats), stats }
-  })
+  const stats = await textStatistics(sql, scope, query)
+  if (stats.terms.length === 0) return { ranking: [], ceiling: 0, stats }
+  // no sequential scan: the planner, without statistics for tsvector (nothing runs ANALYZE on PGlite), may prefer
+  // reading every chunk of the table; the GIN index must find the candidates. Each round's query alone under that
+  // setting, so that no transaction holds the embedded database between rounds.
+  const withoutSeqScan: Tx = { ...sql, query: (text, params) => sql.queryWithSettings('SET LOCAL enable_seqscan = off', text, params) }
+  return { ranking: await rankByBm25(withoutSeqScan, scope, stats, limit), ceiling: bm25Ceiling(stats), stats }
 }
 
 /**

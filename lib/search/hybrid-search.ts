@@ -1,5 +1,5 @@
 import { getDatabase } from '@/lib/db/client'
-import type { SqlDriver } from '@/lib/db/sql-driver'
+import type { SqlDriver, SqlStatements } from '@/lib/db/sql-driver'
 import { logger } from '@/lib/logger'
 import { toVectorBinary } from '@/lib/db/vector-binary'
 import { ensureVectorIndex } from '@/lib/db/vector-index'
@@ -54,24 +54,23 @@ async function vectorRanking(sql: SqlDriver, scope: Scope, embedding: number[], 
   const iterative = await supportsIterativeScan(sql)
   const candidates = Math.min(MAX_RERANK_CANDIDATES, Math.max(MIN_RERANK_CANDIDATES, Math.ceil(pool * RERANK_FACTOR)))
   const q = scope.params.length + 1
-  const rows = await sql.transaction(async tx => {
-    // ef_search: how many candidates the index walk keeps; iterative scan goes on when filters reject some
-    await tx.exec(`SET LOCAL hnsw.ef_search = ${candidates};` + (iterative ? ` SET LOCAL hnsw.iterative_scan = relaxed_order;` : ''))
-    return tx.query<{ id: string; distance: number }>(
-      `SELECT id, distance FROM (
-         SELECT candidate.id, candidate."embedding"::vector(${d}) <=> $${q}::vector(${d}) AS distance FROM (
-           SELECT c.id, c."embedding" FROM "Chunk" c
-           WHERE vector_dims(c."embedding") = ${d} AND ${scope.clause}
-           ORDER BY binary_quantize(c."embedding")::bit(${d}) <~> binary_quantize($${q}::vector(${d}))
-           LIMIT ${candidates}
-         ) AS candidate
-       ) AS ranked
-       ORDER BY distance, id COLLATE "C"
-       LIMIT ${pool}`,
-      // binary: PGlite would spend milliseconds parsing 1536 floats from text
-      [...scope.params, toVectorBinary(embedding)],
-    )
-  })
+  // ef_search: how many candidates the index walk keeps; iterative scan goes on when filters reject some
+  const settings = `SET LOCAL hnsw.ef_search = ${candidates};` + (iterative ? ` SET LOCAL hnsw.iterative_scan = relaxed_order;` : '')
+  const rows = await sql.queryWithSettings<{ id: string; distance: number }>(
+    settings,
+    `SELECT id, distance FROM (
+       SELECT candidate.id, candidate."embedding"::vector(${d}) <=> $${q}::vector(${d}) AS distance FROM (
+         SELECT c.id, c."embedding" FROM "Chunk" c
+         WHERE vector_dims(c."embedding") = ${d} AND ${scope.clause}
+         ORDER BY binary_quantize(c."embedding")::bit(${d}) <~> binary_quantize($${q}::vector(${d}))
+         LIMIT ${candidates}
+       ) AS candidate
+     ) AS ranked
+     ORDER BY distance, id COLLATE "C"
+     LIMIT ${pool}`,
+    // binary: PGlite would spend milliseconds parsing 1536 floats from text
+    [...scope.params, toVectorBinary(embedding)],
+  )
   // cosine similarity, higher is better
   return rows.map(r => ({ id: r.id, score: 1 - Number(r.distance) }))
 }
@@ -92,7 +91,7 @@ export async function vectorSearch(input: Omit<HybridSearchInput, 'query' | 'top
  * already (each ranking applied it). A chunk holding no word of the question has BM25 0, one without an embedding of
  * the question's size no cosine: both stay out, as 0.
  */
-export async function completeScores(sql: Omit<SqlDriver, 'transaction'>, words: FulltextResult, meaning: { embedding: number[]; ranking: RankedChunk[] }) {
+export async function completeScores(sql: SqlStatements, words: FulltextResult, meaning: { embedding: number[]; ranking: RankedChunk[] }) {
   const inWords = new Set(words.ranking.map(r => r.id))
   const inMeaning = new Set(meaning.ranking.map(r => r.id))
   const ids = [...meaning.ranking.filter(r => !inWords.has(r.id)), ...words.ranking.filter(r => !inMeaning.has(r.id))].map(r => r.id)

@@ -1,7 +1,7 @@
 import { storedTokensByOrganization } from '@/lib/usage/stored-tokens'
 import { randomUUID } from 'node:crypto'
 import { getDatabase } from '@/lib/db/client'
-import type { SqlDriver } from '@/lib/db/sql-driver'
+import type { SqlDriver, SqlStatements } from '@/lib/db/sql-driver'
 import { toVectorBinary } from '@/lib/db/vector-binary'
 import type { Datasource } from '@/lib/generated/prisma/client'
 import type { ChunkDraft } from '../sections'
@@ -34,7 +34,7 @@ export interface ChunkWrite {
 
 export type WriteOutcome = { status: 'synched' } | { status: 'usage_limit_reached'; message: string } | { status: 'lease_lost' }
 
-type Tx = Omit<SqlDriver, 'transaction'>
+type Tx = SqlStatements
 
 const tokensOf = (content: SyncedContent) => content.chunks.reduce((n, c) => n + c.tokens, 0)
 

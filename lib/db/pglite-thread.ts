@@ -1,0 +1,206 @@
+import { Worker } from 'node:worker_threads'
+import { messages, types } from '@electric-sql/pglite'
+import { logger } from '@/lib/logger'
+import { DATABASE_THREAD_SOURCE } from './pglite-thread-source'
+
+type Parser = (text: string, typeId?: number) => unknown
+type Parsers = Record<number, Parser>
+
+/** What the Prisma adapter, the SQL driver and the migrator ask of PGlite: queries, scripts and transactions. */
+export interface PgliteClient {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[], options?: QueryOptions): Promise<QueryResult<T>>
+  exec(sql: string): Promise<QueryResult<Record<string, unknown>>[]>
+  transaction<T>(fn: (tx: PgliteTransaction) => Promise<T>): Promise<T>
+}
+
+export interface PgliteTransaction {
+  query: PgliteClient['query']
+  exec: PgliteClient['exec']
+  rollback(): Promise<void>
+  readonly closed: boolean
+}
+
+interface QueryOptions {
+  rowMode?: 'object' | 'array'
+  parsers?: Parsers
+}
+
+interface QueryResult<T> {
+  rows: T[]
+  fields: { name: string; dataTypeID: number }[]
+  affectedRows?: number
+  rowCount?: number
+  command?: string
+}
+
+interface RawResult extends Omit<QueryResult<unknown>, 'rows'> {
+  rows: (string | null)[][]
+}
+
+interface Reply {
+  id?: number
+  result?: unknown
+  error?: Record<string, unknown> & { message: string; databaseError?: boolean }
+  heapBytes: number
+  ready?: boolean
+  arrayTypes?: [number, number][]
+}
+
+/**
+ * The embedded database in a thread of its own (issue 28): PostgreSQL's WebAssembly, PGlite's protocol and its file
+ * system ran on the web server's event loop, half of a question's CPU, so the web side and the database never used
+ * both cores. The thread owns the one PGlite; this side sends statements and parses the rows it gets back, with the
+ * parsers the caller gives (Prisma's are functions, which cannot cross threads). Statements keep PGlite's order:
+ * first sent, first run, a transaction holding the database until it ends.
+ */
+export class ThreadedPglite implements PgliteClient {
+  private pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>()
+  private nextId = 1
+  private parsers: Parsers = { ...(types.parsers as Parsers) }
+  private lastHeapBytes = 0
+  private failure: Error | undefined
+
+  private constructor(private worker: Worker) {
+    worker.on('message', (reply: Reply) => this.settle(reply))
+    worker.on('error', error => this.fail(error))
+    worker.on('exit', code => this.fail(new Error(`the database thread stopped (exit code ${code})`)))
+  }
+
+  /** Opens PGlite (with pgvector) in a new thread: on disk in `dataDir`, or in memory when it is undefined. */
+  static async open(dataDir: string | undefined): Promise<ThreadedPglite> {
+    const worker = new Worker(DATABASE_THREAD_SOURCE, { eval: true, workerData: { dataDir } })
+    const ready = await new Promise<Reply>((resolve, reject) => {
+      worker.once('message', resolve)
+      worker.once('error', reject)
+    })
+    if (!ready.ready) {
+      await worker.terminate()
+      throw databaseError(ready.error ?? { message: 'the database thread did not start' })
+    }
+    const client = new ThreadedPglite(worker)
+    client.lastHeapBytes = ready.heapBytes
+    client.useArrayTypes(ready.arrayTypes ?? [])
+    return client
+  }
+
+  async query<T = Record<string, unknown>>(sql: string, params: unknown[] = [], options?: QueryOptions, tx?: number): Promise<QueryResult<T>> {
+    const raw = (await this.call('query', { sql, params, tx })) as RawResult
+    return this.parse<T>(raw, options)
+  }
+
+  /** `settings` (SET LOCAL statements) then one query, in a transaction run wholly on the database's thread. */
+  async queryWithSettings<T = Record<string, unknown>>(settings: string, sql: string, params: unknown[] = []): Promise<QueryResult<T>> {
+    return this.parse<T>((await this.call('settingsQuery', { settings, sql, params })) as RawResult)
+  }
+
+  async exec(sql: string, tx?: number): Promise<QueryResult<Record<string, unknown>>[]> {
+    const raws = (await this.call('exec', { sql, tx })) as RawResult[]
+    return raws.map(raw => this.parse<Record<string, unknown>>(raw))
+  }
+
+  async transaction<T>(fn: (tx: PgliteTransaction) => Promise<T>): Promise<T> {
+    const id = (await this.call('begin', {})) as number
+    let closed = false
+    const open = () => {
+      if (closed) throw new Error('Transaction is closed')
+    }
+    const tx: PgliteTransaction = {
+      query: async (sql, params, options) => (open(), this.query(sql, params, options, id)),
+      exec: async sql => (open(), this.exec(sql, id)),
+      rollback: async () => {
+        open()
+        closed = true
+        await this.call('rollback', { tx: id })
+      },
+      get closed() {
+        return closed
+      },
+    }
+    try {
+      const result = await fn(tx)
+      if (!closed) {
+        closed = true
+        await this.call('commit', { tx: id })
+      }
+      return result
+    } catch (error) {
+      if (!closed) {
+        closed = true
+        await this.call('rollback', { tx: id }).catch(() => {})
+      }
+      throw error
+    }
+  }
+
+  /** `$n::vector` parameters given as bytes are sent to PostgreSQL as binary (see lib/db/vector-binary.ts). */
+  async sendVectorsAsBinary(vectorOid: number): Promise<void> {
+    await this.call('binaryVectors', { oid: vectorOid })
+  }
+
+  /** The WebAssembly heap's size as of the thread's last answer. */
+  heapBytes(): number {
+    return this.lastHeapBytes
+  }
+
+  async close(): Promise<void> {
+    if (!this.failure) await this.call('close', {}).catch(() => {})
+    this.failure ??= new Error('the database is closed')
+    await this.worker.terminate()
+  }
+
+  private call(op: string, args: Record<string, unknown>): Promise<unknown> {
+    if (this.failure) return Promise.reject(this.failure)
+    const id = this.nextId++
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject })
+      this.worker.postMessage({ id, op, ...args })
+    })
+  }
+
+  private settle(reply: Reply): void {
+    this.lastHeapBytes = reply.heapBytes
+    const waiter = reply.id === undefined ? undefined : this.pending.get(reply.id)
+    if (!waiter) return
+    this.pending.delete(reply.id!)
+    if (reply.error) waiter.reject(databaseError(reply.error))
+    else waiter.resolve(reply.result)
+  }
+
+  private fail(error: Error): void {
+    if (this.failure) return
+    this.failure = error
+    logger.error('The embedded database thread failed: every statement now fails until the server restarts', { error: error.message })
+    for (const waiter of this.pending.values()) waiter.reject(error)
+    this.pending.clear()
+  }
+
+  // PGlite's own array parsing: an array of a type is parsed element by element with that type's parser
+  private useArrayTypes(arrayTypes: [number, number][]): void {
+    for (const [oid, typarray] of arrayTypes) {
+      this.parsers[typarray] = text => types.arrayParser(text, this.parsers[oid], typarray)
+    }
+  }
+
+  private parse<T>(raw: RawResult, options?: QueryOptions): QueryResult<T> {
+    const parsers = options?.parsers ? { ...this.parsers, ...options.parsers } : this.parsers
+    const fieldParsers = raw.fields.map(f => parsers[f.dataTypeID])
+    const value = (text: string | null, i: number) => {
+      if (text === null) return null
+      const parser = fieldParsers[i]
+      return parser ? parser(text, raw.fields[i].dataTypeID) : text
+    }
+    const rows =
+      options?.rowMode === 'array'
+        ? raw.rows.map(row => row.map(value))
+        : raw.rows.map(row => Object.fromEntries(row.map((text, i) => [raw.fields[i].name, value(text, i)])))
+    return { ...raw, rows: rows as T[] }
+  }
+}
+
+// PGlite's own error class, so that Prisma's adapter maps it as it would in-process (23505 → P2002…)
+function databaseError(fields: Record<string, unknown> & { message: string; databaseError?: boolean }): Error {
+  const { databaseError: fromDatabase, message, length, name, ...rest } = fields
+  if (!fromDatabase) return Object.assign(new Error(message), rest)
+  const error = new messages.DatabaseError(message, Number(length ?? 0), (name ?? 'error') as 'error')
+  return Object.assign(error, rest)
+}

@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { openPglite, type Database } from '@/lib/db/client'
+import { ThreadedPglite } from '@/lib/db/pglite-thread'
+import { Prisma } from '@/lib/generated/prisma/client'
+
+// The embedded database in a thread of its own (issue 28): the same answers as in-process, the event loop free while
+// PostgreSQL works.
+
+/** The longest gap between the ticks of a 10 ms timer while `work` runs, the last one included. */
+async function longestTimerGap(work: () => Promise<unknown>): Promise<number> {
+  let last = performance.now()
+  let longest = 0
+  const timer = setInterval(() => {
+    const now = performance.now()
+    longest = Math.max(longest, now - last)
+    last = now
+  }, 10)
+  try {
+    await work()
+  } finally {
+    clearInterval(timer)
+    longest = Math.max(longest, performance.now() - last)
+  }
+  return longest
+}
+
+// a statement that keeps PostgreSQL busy about a second without sleeping (pg_sleep would not use the CPU)
+const BUSY_STATEMENT = `SELECT count(*) AS n FROM generate_series(1, 3000000) g WHERE g % 7 = 0`
+
+describe('the embedded database in a thread of its own', () => {
+  let threaded: Database
+  let inProcess: Database
+  beforeAll(async () => {
+    ;[threaded, inProcess] = await Promise.all([openPglite(undefined, { thread: true }), openPglite(undefined, { thread: false })])
+  })
+  afterAll(async () => {
+    await Promise.all([threaded?.close(), inProcess?.close()])
+  })
+
+  test('is the default', async () => {
+    const { config } = await import('@/lib/config')
+    expect(config().DATABASE_THREAD).toBe('on')
+  })
+
+  test('a long statement leaves the event loop free; in-process it held it', async () => {
+    const heldInProcess = await longestTimerGap(() => inProcess.sql.query(BUSY_STATEMENT))
+    const heldThreaded = await longestTimerGap(() => threaded.sql.query(BUSY_STATEMENT))
+    expect(heldInProcess).toBeGreaterThan(300)
+    expect(heldThreaded).toBeLessThan(heldInProcess / 3)
+  })
+
+  test('values come back as in-process: numbers, text, arrays, JSON, times, bytes, null', async () => {
+    const statement = `SELECT 1::int AS i, 2::bigint AS b, 1.5::real AS r, 't'::bool AS t, 'é'::text AS s,
+      ARRAY['a','b']::text[] AS a, '{"k":[1]}'::jsonb AS j, '2026-11-26T10:00:00Z'::timestamptz AS at,
+      '\\x0102'::bytea AS bytes, NULL::text AS nothing, '[1,2,3]'::vector AS v`
+    const [fromThread] = await threaded.sql.query(statement)
+    const [fromProcess] = await inProcess.sql.query(statement)
+    expect(fromThread).toEqual(fromProcess)
+    expect(fromThread.a).toEqual(['a', 'b'])
+    expect(fromThread.at).toBeInstanceOf(Date)
+  })
+
+  test('parameters cross as they are: bytes as binary vectors, arrays, dates', async () => {
+    const vector = new Uint8Array(Buffer.from([0, 2, 0, 0, 0x3f, 0x80, 0, 0, 0x40, 0, 0, 0])) // pgvector's binary [1, 2]
+    const rows = await threaded.sql.query<{ v: string; n: number; d: Date }>(
+      `SELECT $1::vector::text AS v, cardinality($2::text[]) AS n, $3::timestamptz AS d`,
+      [vector, ['x', 'y', 'z'], new Date('2026-01-02T03:04:05Z')],
+    )
+    expect(rows[0]).toEqual({ v: '[1,2]', n: 3, d: new Date('2026-01-02T03:04:05Z') })
+  })
+
+  test('database errors keep their code, so Prisma still answers P2002 for a duplicate', async () => {
+    await expect(threaded.sql.query(`SELECT 1/0`)).rejects.toMatchObject({ code: '22012', message: 'division by zero' })
+    const organization = await threaded.prisma.organization.create({ data: { name: 'Acme' } })
+    const key = { organizationId: organization.id, name: 'k', prefix: 'p', hash: 'same-hash' }
+    await threaded.prisma.apiKey.create({ data: key })
+    const duplicate = await threaded.prisma.apiKey.create({ data: { ...key, name: 'again' } }).catch(e => e)
+    expect(duplicate).toBeInstanceOf(Prisma.PrismaClientKnownRequestError)
+    expect(duplicate.code).toBe('P2002')
+  })
+
+  test('a transaction is all or nothing, and other statements wait for it', async () => {
+    await threaded.sql.exec(`CREATE TABLE thread_probe (n int)`)
+    await expect(
+      threaded.sql.transaction(async tx => {
+        await tx.query(`INSERT INTO thread_probe VALUES (1)`)
+        throw new Error('changed my mind')
+      }),
+    ).rejects.toThrow('changed my mind')
+    expect(await threaded.sql.query(`SELECT count(*)::int AS n FROM thread_probe`)).toEqual([{ n: 0 }])
+
+    const order: string[] = []
+    const inside = threaded.sql.transaction(async tx => {
+      await tx.query(`INSERT INTO thread_probe VALUES (2)`)
+      await new Promise(r => setTimeout(r, 50))
+      order.push('transaction')
+    })
+    const outside = threaded.sql.query(`SELECT count(*)::int AS n FROM thread_probe`).then(rows => (order.push('outside'), rows))
+    await inside
+    expect(await outside).toEqual([{ n: 1 }])
+    expect(order).toEqual(['transaction', 'outside'])
+  })
+
+  test('Prisma transactions commit and roll back through the thread', async () => {
+    const before = await threaded.prisma.organization.count()
+    await threaded.prisma.$transaction(async tx => {
+      await tx.organization.create({ data: { name: 'kept' } })
+    })
+    await threaded.prisma
+      .$transaction(async tx => {
+        await tx.organization.create({ data: { name: 'dropped' } })
+        throw new Error('no')
+      })
+      .catch(() => {})
+    expect(await threaded.prisma.organization.count()).toBe(before + 1)
+  })
+
+  test('a thread that stops fails every statement at once with a clear message, rather than hanging', async () => {
+    const database = await ThreadedPglite.open(undefined)
+    const worker = (database as unknown as { worker: { terminate(): Promise<number> } }).worker
+    const pending = database.query(BUSY_STATEMENT)
+    await worker.terminate()
+    await expect(pending).rejects.toThrow(/database thread stopped/)
+    await expect(database.query('SELECT 1')).rejects.toThrow(/database thread stopped/)
+  })
+
+  test('the WebAssembly heap is still reported', () => {
+    expect(threaded.heap!().bytes).toBeGreaterThan(10 * 2 ** 20)
+  })
+})
