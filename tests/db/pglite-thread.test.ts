@@ -124,6 +124,31 @@ describe('the embedded database in a thread of its own', () => {
     await expect(database.query('SELECT 1')).rejects.toThrow(/database thread stopped/)
   })
 
+  test('a statement that comes again is prepared once, and gives the same rows as the first time', async () => {
+    const statement = `SELECT $1::text || '-' || $2::int AS label, 'prepared probe' AS probe`
+    const runs = []
+    for (let i = 0; i < 4; i++) runs.push(await threaded.sql.query(statement, ['run', i]))
+    expect(runs.map(rows => rows[0].label)).toEqual(['run-0', 'run-1', 'run-2', 'run-3'])
+    const prepared = await threaded.sql.query<{ statement: string }>(`SELECT statement FROM pg_prepared_statements WHERE statement LIKE '%prepared probe%' AND statement NOT LIKE '%pg_prepared_statements%'`)
+    expect(prepared).toHaveLength(1)
+  })
+
+  test('a prepared statement whose table changed is prepared again', async () => {
+    await threaded.sql.exec(`CREATE TABLE changing (a int); INSERT INTO changing VALUES (1)`)
+    for (let i = 0; i < 3; i++) expect(await threaded.sql.query(`SELECT * FROM changing`)).toEqual([{ a: 1 }])
+    await threaded.sql.exec(`ALTER TABLE changing ADD COLUMN b text DEFAULT 'x'`)
+    expect(await threaded.sql.query(`SELECT * FROM changing`)).toEqual([{ a: 1, b: 'x' }])
+  })
+
+  test('a prepared statement that fails leaves the database usable, in and out of transactions', async () => {
+    const statement = `SELECT 10 / $1::int AS q`
+    for (let i = 1; i <= 3; i++) expect(await threaded.sql.query(statement, [i])).toEqual([{ q: Math.floor(10 / i) }])
+    await expect(threaded.sql.query(statement, [0])).rejects.toMatchObject({ code: '22012' })
+    expect(await threaded.sql.query(statement, [5])).toEqual([{ q: 2 }])
+    await expect(threaded.sql.transaction(tx => tx.query(statement, [0]))).rejects.toMatchObject({ code: '22012' })
+    expect(await threaded.sql.transaction(tx => tx.query(statement, [2]))).toEqual([{ q: 5 }])
+  })
+
   test('the WebAssembly heap is still reported', () => {
     expect(threaded.heap!().bytes).toBeGreaterThan(10 * 2 ** 20)
   })
