@@ -207,9 +207,16 @@ async function restartProfiled(server: { child: ChildProcess; base: string }, en
   return child
 }
 
+// One profile per thread of the profiled server (CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile): the main thread,
+// the embedded database's thread (lib/db/pglite-thread.ts), any PDF reading thread
 function printProfile(dir: string): void {
-  const newest = fs.readdirSync(dir).filter(f => f.endsWith('.cpuprofile')).map(f => path.join(dir, f)).sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)[0]
-  if (!newest) return console.log(`no profile was written in ${dir}`)
-  console.log(`\nThe server's CPU profile (${newest}, start and seeding excluded):\n`)
-  console.log(summarizeServerProfile(JSON.parse(fs.readFileSync(newest, 'utf8'))))
+  const files = fs.readdirSync(dir).filter(f => f.endsWith('.cpuprofile')).map(f => path.join(dir, f)).sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)
+  if (files.length === 0) return console.log(`no profile was written in ${dir}`)
+  const pid = path.basename(files[0]).split('.')[3]
+  const threads = files.filter(f => path.basename(f).split('.')[3] === pid).sort()
+  for (const file of threads) {
+    const thread = Number(path.basename(file).split('.')[4])
+    console.log(`\nThe server's CPU profile, ${thread === 0 ? 'main thread' : `thread ${thread}`} (${file}, start and seeding excluded):\n`)
+    console.log(summarizeServerProfile(JSON.parse(fs.readFileSync(file, 'utf8'))))
+  }
 }
