@@ -47,6 +47,13 @@ function freePort(base: number): number {
   return base + Math.floor(Math.random() * 500)
 }
 
+/** A process's resident memory now and its peak so far, MB (Linux /proc: VmRSS, VmHWM). */
+function memoryMb(pid: number): { rss: number; peak: number } {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8')
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN)
+  return { rss: Math.round(kb('VmRSS') / 1024), peak: Math.round(kb('VmHWM') / 1024) }
+}
+
 /** utime + stime of a process, in ms (Linux /proc). */
 function cpuMs(pid: number): number {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
@@ -166,7 +173,10 @@ export async function run(argv: string[] = []): Promise<void> {
       servers.push({ child, base: `http://127.0.0.1:${port}` })
       await waitForHttp(`http://127.0.0.1:${port}/api/health`, child, `server ${i + 1}`)
     }
+    await sleep(2000) // settled after its start: the first server's memory before any work
+    const started = memoryMb(servers[0].child.pid!)
     const { agentId, questions } = await seed(servers[0].base)
+    const seeded = memoryMb(servers[0].child.pid!)
     // --profile DIR: the first server again, seeded, under --cpu-prof (written when it stops), so the profile is the load's
     if (options.profile) servers[0].child = await restartProfiled(servers[0], env, options.profile)
     let next = 0
@@ -183,6 +193,8 @@ export async function run(argv: string[] = []): Promise<void> {
     console.log('| load | questions/s | first answer p50 | p95 | p99 | server CPU a question | errors | 503 |')
     console.log('|---|---|---|---|---|---|---|---|')
     for (const r of rows) console.log(`| ${r.load} | ${r.questions_per_s} | ${r.first_p50_ms} ms | ${r.first_p95_ms} ms | ${r.first_p99_ms} ms | ${r.cpu_ms_per_question} ms | ${r.errors} | ${r.refused_503} |`)
+    const end = memoryMb(servers[0].child.pid!)
+    console.log(`\nThe first server's memory: ${started.rss} MB resident after its start, ${seeded.rss} MB after seeding (peak ${seeded.peak} MB), ${end.rss} MB after the load (peak ${end.peak} MB)${options.profile ? ' — restarted under the profiler after seeding' : ''}`)
   } finally {
     await Promise.all(servers.map(s => stopped(s.child)))
     model.kill('SIGTERM')
