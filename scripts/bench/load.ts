@@ -47,6 +47,22 @@ function freePort(base: number): number {
   return base + Math.floor(Math.random() * 500)
 }
 
+/**
+ * CPU ms of every PostgreSQL process on this machine (/proc/<pid>/comm "postgres"): the database's own share of a
+ * question when BENCH_DATABASE_URL points at a local server (the throwaway one of ../shared/tools). 0 if none.
+ */
+function postgresCpuMs(): number {
+  let total = 0
+  for (const pid of fs.readdirSync('/proc').filter(name => /^\d+$/.test(name))) {
+    try {
+      if (fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') total += cpuMs(Number(pid))
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total
+}
+
 /** A process's resident memory now and its peak so far, MB (Linux /proc: VmRSS, VmHWM). */
 function memoryMb(pid: number): { rss: number; peak: number } {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8')
@@ -111,23 +127,23 @@ async function ask(base: string, agentId: string, question: string): Promise<Out
   return { firstMs: first, status: done && first !== null ? 200 : 599 }
 }
 
-type Run = [outcomes: Outcome[], seconds: number, cpu: number]
+type Run = [outcomes: Outcome[], seconds: number, cpu: number, databaseCpu: number]
 
 /** `level` visitors, each asking again as soon as its answer ends, for `seconds`. */
 async function closedLoop(level: number, seconds: number, asker: () => Promise<Outcome>, serverCpu: () => number): Promise<Run> {
   const outcomes: Outcome[] = []
-  const cpu = serverCpu()
+  const [cpu, databaseCpu] = [serverCpu(), postgresCpuMs()]
   const until = performance.now() + seconds * 1000
   await Promise.all(Array.from({ length: level }, async () => {
     while (performance.now() < until) outcomes.push(await asker())
   }))
-  return [outcomes, seconds, serverCpu() - cpu]
+  return [outcomes, seconds, serverCpu() - cpu, postgresCpuMs() - databaseCpu]
 }
 
 /** `rate` questions arriving a second for `seconds`, whatever the answers do. */
 async function openLoop(rate: number, seconds: number, asker: () => Promise<Outcome>, serverCpu: () => number): Promise<Run> {
   const outcomes: Promise<Outcome>[] = []
-  const cpu = serverCpu()
+  const [cpu, databaseCpu] = [serverCpu(), postgresCpuMs()]
   const started = performance.now()
   for (let i = 0; i < rate * seconds; i++) {
     const due = started + (i * 1000) / rate
@@ -135,10 +151,10 @@ async function openLoop(rate: number, seconds: number, asker: () => Promise<Outc
     outcomes.push(asker())
   }
   const done = await Promise.all(outcomes)
-  return [done, (performance.now() - started) / 1000, serverCpu() - cpu]
+  return [done, (performance.now() - started) / 1000, serverCpu() - cpu, postgresCpuMs() - databaseCpu]
 }
 
-function summary(label: string, outcomes: Outcome[], seconds: number, cpu: number) {
+function summary(label: string, outcomes: Outcome[], seconds: number, cpu: number, databaseCpu: number) {
   console.error(`${label}: ${outcomes.length} questions`)
   const ok = outcomes.filter(o => o.status === 200).map(o => o.firstMs!).sort((a, b) => a - b)
   const at = (p: number) => (ok.length ? Math.round(ok[Math.min(ok.length - 1, Math.floor((p / 100) * ok.length))]) : NaN)
@@ -147,6 +163,7 @@ function summary(label: string, outcomes: Outcome[], seconds: number, cpu: numbe
     questions_per_s: Math.round((ok.length / seconds) * 10) / 10,
     first_p50_ms: at(50), first_p95_ms: at(95), first_p99_ms: at(99),
     cpu_ms_per_question: ok.length ? Math.round((cpu / ok.length) * 10) / 10 : NaN,
+    database_cpu_ms_per_question: ok.length ? Math.round((databaseCpu / ok.length) * 10) / 10 : NaN,
     errors: outcomes.filter(o => o.status !== 200 && o.status !== 503).length,
     refused_503: outcomes.filter(o => o.status === 503).length,
   }
@@ -190,9 +207,10 @@ export async function run(argv: string[] = []): Promise<void> {
     if (options.rate > 0) rows.push(summary(`${options.rate} arriving a second`, ...(await openLoop(options.rate, options.seconds, asker, serverCpu))))
     const database = process.env.BENCH_DATABASE_URL ? `PostgreSQL, ${options.processes} web process${options.processes > 1 ? 'es' : ''}` : 'embedded PGlite, one process'
     console.log(`\nCommand: \`${process.env.BENCH_DATABASE_URL ? 'BENCH_DATABASE_URL=… ' : ''}npm run bench:load -- --levels ${options.levels.join(',')} --seconds ${options.seconds} --rate ${options.rate} --processes ${options.processes}\` (${database}; 1,000 SciFact abstracts; load average at start ${load.toFixed(1)}, ${os.cpus().length} cores)\n`)
-    console.log('| load | questions/s | first answer p50 | p95 | p99 | server CPU a question | errors | 503 |')
-    console.log('|---|---|---|---|---|---|---|---|')
-    for (const r of rows) console.log(`| ${r.load} | ${r.questions_per_s} | ${r.first_p50_ms} ms | ${r.first_p95_ms} ms | ${r.first_p99_ms} ms | ${r.cpu_ms_per_question} ms | ${r.errors} | ${r.refused_503} |`)
+    const onPostgres = !!process.env.BENCH_DATABASE_URL
+    console.log(`| load | questions/s | first answer p50 | p95 | p99 | server CPU a question |${onPostgres ? ' PostgreSQL CPU a question |' : ''} errors | 503 |`)
+    console.log(`|---|---|---|---|---|---|${onPostgres ? '---|' : ''}---|---|`)
+    for (const r of rows) console.log(`| ${r.load} | ${r.questions_per_s} | ${r.first_p50_ms} ms | ${r.first_p95_ms} ms | ${r.first_p99_ms} ms | ${r.cpu_ms_per_question} ms |${onPostgres ? ` ${r.database_cpu_ms_per_question} ms |` : ''} ${r.errors} | ${r.refused_503} |`)
     const end = memoryMb(servers[0].child.pid!)
     console.log(`\nThe first server's memory: ${started.rss} MB resident after its start, ${seeded.rss} MB after seeding (peak ${seeded.peak} MB), ${end.rss} MB after the load (peak ${end.peak} MB)${options.profile ? ' — restarted under the profiler after seeding' : ''}`)
   } finally {
