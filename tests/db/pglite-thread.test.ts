@@ -2,27 +2,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { openPglite, type Database } from '@/lib/db/client'
 import { ThreadedPglite } from '@/lib/db/pglite-thread'
 import { Prisma } from '@/lib/generated/prisma/client'
+import { longestLoopHold } from '../helpers/event-loop'
 
 // The embedded database in a thread of its own (issue 28): the same answers as in-process, the event loop free while
 // PostgreSQL works.
-
-/** The longest gap between the ticks of a 10 ms timer while `work` runs, the last one included. */
-async function longestTimerGap(work: () => Promise<unknown>): Promise<number> {
-  let last = performance.now()
-  let longest = 0
-  const timer = setInterval(() => {
-    const now = performance.now()
-    longest = Math.max(longest, now - last)
-    last = now
-  }, 10)
-  try {
-    await work()
-  } finally {
-    clearInterval(timer)
-    longest = Math.max(longest, performance.now() - last)
-  }
-  return longest
-}
 
 // a statement that keeps PostgreSQL busy about a second without sleeping (pg_sleep would not use the CPU)
 const BUSY_STATEMENT = `SELECT count(*) AS n FROM generate_series(1, 3000000) g WHERE g % 7 = 0`
@@ -43,8 +26,8 @@ describe('the embedded database in a thread of its own', () => {
   })
 
   test('a long statement leaves the event loop free; in-process it held it', async () => {
-    const heldInProcess = await longestTimerGap(() => inProcess.sql.query(BUSY_STATEMENT))
-    const heldThreaded = await longestTimerGap(() => threaded.sql.query(BUSY_STATEMENT))
+    const heldInProcess = await longestLoopHold(() => inProcess.sql.query(BUSY_STATEMENT))
+    const heldThreaded = await longestLoopHold(() => threaded.sql.query(BUSY_STATEMENT))
     expect(heldInProcess).toBeGreaterThan(300)
     expect(heldThreaded).toBeLessThan(heldInProcess / 3)
   })

@@ -8,6 +8,7 @@ import { loadOriginal } from '@/lib/ingest/loaders'
 import { readPdfText } from '@/lib/ingest/loaders/pdf-thread'
 import { drainQueue } from '@/lib/ingest/worker'
 import { addFile, createStore, reload } from '../fixtures/ingest'
+import { loopWatch } from '../helpers/event-loop'
 
 const PAGES = 1_500
 // In-process, PDF.js held the loop for the whole of both files (23 s for two of 5,000 pages at load 7; ~2 s for two of
@@ -23,26 +24,6 @@ async function textPdf(pages: number, label: string): Promise<Uint8Array> {
     doc.addPage([595, 842]).drawText(`${label} page ${p + 1}. ${text}`, { x: 50, y: 790, size: 10, font, maxWidth: 495, lineHeight: 13 })
   }
   return doc.save()
-}
-
-/**
- * The longest stretch between two ticks of a 10 ms timer, the stretch up to stop() included (a loop held from start
- * to end never ticks, which a sampling histogram would report as no delay at all).
- */
-function loopWatch() {
-  let last = performance.now()
-  let longest = 0
-  const timer = setInterval(() => {
-    const now = performance.now()
-    longest = Math.max(longest, now - last)
-    last = now
-  }, 10)
-  return {
-    stop() {
-      clearInterval(timer)
-      return Math.max(longest, performance.now() - last)
-    },
-  }
 }
 
 let big: Uint8Array[]
