@@ -22,6 +22,8 @@ export interface Database {
   sql: SqlDriver
   /** The embedded database's WebAssembly heap: its current size and the most it can grow to (PGlite only). */
   heap?(): { bytes: number; maxBytes: number }
+  /** Statements waiting on the embedded database's thread, the running one included (DATABASE_THREAD=on only). */
+  pending?(): number
   close(): Promise<void>
 }
 
@@ -65,7 +67,8 @@ async function embedded(client: PGlite | ThreadedPglite, { onDisk, unlock }: { o
   // no autovacuum in the embedded database: its process analyses the tables as autovacuum would (on disk, not tests')
   const stopAnalyze = onDisk ? startAutoAnalyze(sql) : async () => {}
   const heap = () => ({ bytes: heapBytes(client), maxBytes: PGLITE_HEAP_MAX_BYTES })
-  return { kind: 'pglite', prisma, sql, heap, close: async () => { await stopAnalyze(); await prisma.$disconnect(); await client.close(); unlock() } }
+  const pending = client instanceof ThreadedPglite ? () => client.pendingStatements() : undefined
+  return { kind: 'pglite', prisma, sql, heap, pending, close: async () => { await stopAnalyze(); await prisma.$disconnect(); await client.close(); unlock() } }
 }
 
 /**

@@ -137,6 +137,11 @@ export class ThreadedPglite implements PgliteClient {
     await this.call('binaryVectors', { oid: vectorOid })
   }
 
+  /** Statements sent to the thread and not answered yet: the one running and those queued behind it. */
+  pendingStatements(): number {
+    return this.pending.size
+  }
+
   /** The WebAssembly heap's size as of the thread's last answer. */
   heapBytes(): number {
     return this.lastHeapBytes

@@ -28,7 +28,7 @@ interface QueueRow {
 }
 
 async function datasourceGauges(): Promise<string> {
-  const { sql } = await getDatabase()
+  const { sql, pending } = await getDatabase()
   const rows = await sql.query<QueueRow>(
     `SELECT status::text AS status, count(*) AS count,
             count(*) FILTER (WHERE status = 'pending' AND "nextRunAt" <= now() AT TIME ZONE 'UTC') AS due,
@@ -48,6 +48,13 @@ async function datasourceGauges(): Promise<string> {
     '# HELP sync_queue_oldest_due_seconds How long the oldest due job has waited',
     '# TYPE sync_queue_oldest_due_seconds gauge',
     `sync_queue_oldest_due_seconds ${oldest.toFixed(3)}`,
+    ...(pending
+      ? [
+          '# HELP database_statements_pending Statements sent to the embedded database\'s thread and not answered yet (the running one included)',
+          '# TYPE database_statements_pending gauge',
+          `database_statements_pending ${pending()}`,
+        ]
+      : []),
   ].join('\n')
 }
 

@@ -132,6 +132,15 @@ describe('the embedded database in a thread of its own', () => {
     expect(await threaded.sql.transaction(tx => tx.query(statement, [2]))).toEqual([{ q: 5 }])
   })
 
+  test('the statements waiting on the thread are counted, the running one included', async () => {
+    expect(threaded.pending!()).toBe(0)
+    const running = [threaded.sql.query(BUSY_STATEMENT), threaded.sql.query('SELECT 1'), threaded.sql.query('SELECT 2')]
+    expect(threaded.pending!()).toBe(3)
+    await Promise.all(running)
+    expect(threaded.pending!()).toBe(0)
+    expect(inProcess.pending).toBeUndefined()
+  })
+
   test('the WebAssembly heap is still reported', () => {
     expect(threaded.heap!().bytes).toBeGreaterThan(10 * 2 ** 20)
   })

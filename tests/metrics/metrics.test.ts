@@ -50,6 +50,8 @@ describe('GET /api/metrics', () => {
     expect(text).toMatch(/agent_query_phase_seconds_count\{phase="answer"\} [1-9]/)
     expect(text).toMatch(/datasources\{status="synched"\} [1-9]/)
     expect(text).toMatch(/process_resident_memory_bytes \d+/)
+    // the embedded database's thread (issue 28): what waits on it
+    if (process.env.TEST_DATABASE !== 'postgres') expect(text).toMatch(/^database_statements_pending \d+$/m)
     for (const id of ids) expect(text, `a label holds ${id}`).not.toContain(id)
   })
 })
