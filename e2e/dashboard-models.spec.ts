@@ -89,4 +89,6 @@ test("the System page shows the queue, the failures, the answers' latency and to
   await expect(page.getByTestId('system-latency').locator('[data-figure="p50"]')).toHaveText(/\d+(\.\d)? m?s/)
   await expect(page.getByTestId('system-tokens').locator('[data-figure="Prompt"]')).not.toHaveText('0')
   await expect(page.getByTestId('system-services').locator('[data-figure="Model server"]')).toHaveText('answering')
+  // the e2e server runs on the embedded database, in its own thread (issue 28)
+  await expect(page.getByTestId('system-services').locator('[data-figure="Database"]')).toHaveText(/^embedded, own thread, \d+ waiting$/)
 })

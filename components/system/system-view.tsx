@@ -40,8 +40,15 @@ const ms = (v: number | null) => (v === null ? '—' : v < 1000 ? `${v} ms` : `$
 const seconds = (v: number | null) => (v === null ? '—' : v < 120 ? `${v} s` : `${Math.round(v / 60)} min`)
 const count = (n: number) => new Intl.NumberFormat().format(n)
 
+/** "embedded, own thread, 2 statements waiting" / "PostgreSQL". */
+function databaseSummary(database: SystemFigures['database']): string {
+  if (database.kind === 'postgres') return 'PostgreSQL'
+  if (!database.thread) return 'embedded, on the event loop'
+  return `embedded, own thread, ${count(database.statementsWaiting ?? 0)} waiting`
+}
+
 function Figures({ data }: { data: SystemFigures }) {
-  const { queue, failuresLastHour: f, modelLatency: l, tokensToday: t, model, worker } = data
+  const { queue, failuresLastHour: f, modelLatency: l, tokensToday: t, model, worker, database } = data
   return (
     <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
       <Panel icon={ListTodo} title="Queue" testId="system-queue">
@@ -66,6 +73,7 @@ function Figures({ data }: { data: SystemFigures }) {
       <Panel icon={ServerCog} title="Services" testId="system-services">
         <Figure label="Model server" value={model.status === 'up' ? 'answering' : model.status === 'down' ? 'not answering' : 'not configured'} alarm={model.status !== 'up'} />
         <Figure label="Sync workers" value={worker.alive > 0 ? `${worker.alive} running` : 'none running'} alarm={worker.alive === 0} />
+        <Figure label="Database" value={databaseSummary(database)} />
       </Panel>
       {model.message && <p className="text-sm text-destructive sm:col-span-2 xl:col-span-3">Model server: {model.message}</p>}
     </div>

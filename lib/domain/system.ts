@@ -27,6 +27,13 @@ export const SystemOverview = z
       checkedAt: z.iso.datetime(),
     }),
     worker: z.strictObject({ alive: z.number().int(), lastSeenAt: z.iso.datetime().nullable() }),
+    database: z
+      .strictObject({
+        kind: z.enum(['pglite', 'postgres']),
+        thread: z.boolean().describe('The embedded database runs in a thread of its own (DATABASE_THREAD)'),
+        statementsWaiting: z.number().int().nullable().describe("Statements waiting on the embedded database's thread, the running one included; null without the thread"),
+      })
+      .describe("This process's database"),
   })
   .meta({ id: 'SystemOverview' })
 export type SystemOverview = z.infer<typeof SystemOverview>

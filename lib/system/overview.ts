@@ -63,5 +63,7 @@ export async function systemOverview(ctx: TenantContext): Promise<SystemOverview
     workersAlive(),
   ])
   const { status, message, checkedAt } = probe.chat
-  return { queue, failuresLastHour, modelLatency: answerLatency(organizationId, 3600_000), tokensToday: tokens, model: { status, message, checkedAt }, worker: workers }
+  const db = await getDatabase()
+  const database = { kind: db.kind, thread: db.pending !== undefined, statementsWaiting: db.pending?.() ?? null }
+  return { queue, failuresLastHour, modelLatency: answerLatency(organizationId, 3600_000), tokensToday: tokens, model: { status, message, checkedAt }, worker: workers, database }
 }

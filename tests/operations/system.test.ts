@@ -43,6 +43,10 @@ describe('GET /api/system', () => {
       tokensToday: { prompt: 0, completion: 0, day: new Date().toISOString().slice(0, 10) },
       model: { status: 'up' },
     })
+    // this process's database: the embedded one in its own thread (issue 28), or PostgreSQL
+    expect(res.json.database).toEqual(
+      process.env.TEST_DATABASE === 'postgres' ? { kind: 'postgres', thread: false, statementsWaiting: null } : { kind: 'pglite', thread: true, statementsWaiting: expect.any(Number) },
+    )
   })
 
   test('a queued datasource is a due job, with its wait', async () => {
