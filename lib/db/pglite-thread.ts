@@ -77,6 +77,7 @@ export class ThreadedPglite implements PgliteClient {
       await worker.terminate()
       throw databaseError(ready.error ?? { message: 'the database thread did not start' })
     }
+    worker.unref() // kept alive by its statements only (call/settle), as in-process PGlite never held a script open
     const client = new ThreadedPglite(worker)
     client.lastHeapBytes = ready.heapBytes
     client.useArrayTypes(ready.arrayTypes ?? [])
@@ -157,6 +158,7 @@ export class ThreadedPglite implements PgliteClient {
     if (this.failure) return Promise.reject(this.failure)
     const id = this.nextId++
     return new Promise((resolve, reject) => {
+      if (this.pending.size === 0) this.worker.ref()
       this.pending.set(id, { resolve, reject })
       this.worker.postMessage({ id, op, ...args })
     })
@@ -167,6 +169,7 @@ export class ThreadedPglite implements PgliteClient {
     const waiter = reply.id === undefined ? undefined : this.pending.get(reply.id)
     if (!waiter) return
     this.pending.delete(reply.id!)
+    if (this.pending.size === 0) this.worker.unref()
     if (reply.error) waiter.reject(databaseError(reply.error))
     else waiter.resolve(reply.result)
   }

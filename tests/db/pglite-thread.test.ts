@@ -1,3 +1,4 @@
+import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { openPglite, type Database } from '@/lib/db/client'
 import { ThreadedPglite } from '@/lib/db/pglite-thread'
@@ -139,6 +140,19 @@ describe('the embedded database in a thread of its own', () => {
     await Promise.all(running)
     expect(threaded.pending!()).toBe(0)
     expect(inProcess.pending).toBeUndefined()
+  })
+
+  test('a script that leaves the database open still ends, after its statements are answered', { timeout: 60_000 }, async () => {
+    const { spawnSync } = await import('node:child_process')
+    const child = spawnSync(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'tests/fixtures/database-left-open.ts'], {
+      cwd: path.resolve(import.meta.dirname, '../..'),
+      env: { ...process.env, LOG_LEVEL: 'error' },
+      encoding: 'utf8',
+      timeout: 50_000,
+    })
+    expect(child.error).toBeUndefined() // not killed by the timeout: it ended by itself
+    expect(child.stdout.trim()).toBe('{"answer":42}')
+    expect(child.status).toBe(0)
   })
 
   test('the WebAssembly heap is still reported', () => {
