@@ -1,6 +1,8 @@
 // Where the server's CPU goes under bench:load (`--profile DIR`): a V8 CPU profile of the built app, self time by
 // layer (each node_modules package; the app's own bundled chunks, which hold Next, the ai SDK and lib/; Node's
 // internals; the garbage collector; V8's own), then the functions with the most self time.
+import fs from 'node:fs'
+import path from 'node:path'
 import type { CpuProfile, ProfileNode } from './ingest-profile/categories'
 
 function layerOf(frame: ProfileNode['callFrame']): string {
@@ -34,4 +36,18 @@ export function summarizeServerProfile(profile: CpuProfile, top = 20): string {
     ...[...rows].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, us]) => `| ${k} | ${(us / 1000).toFixed(0)} | ${((100 * us) / busy).toFixed(1)} % |`),
   ].join('\n')
   return [`Busy: ${(busy / 1000).toFixed(0)} ms of CPU.`, '', table('layer', layers, 15), '', table('function (self time)', functions, top)].join('\n')
+}
+
+// One profile per thread of the profiled server (CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile): the main thread,
+// the embedded database's thread (lib/db/pglite-thread.ts), any PDF reading thread
+export function printProfile(dir: string): void {
+  const files = fs.readdirSync(dir).filter(f => f.endsWith('.cpuprofile')).map(f => path.join(dir, f)).sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)
+  if (files.length === 0) return console.log(`no profile was written in ${dir}`)
+  const pid = path.basename(files[0]).split('.')[3]
+  const threads = files.filter(f => path.basename(f).split('.')[3] === pid).sort()
+  for (const file of threads) {
+    const thread = Number(path.basename(file).split('.')[4])
+    console.log(`\nThe server's CPU profile, ${thread === 0 ? 'main thread' : `thread ${thread}`} (${file}, start and seeding excluded):\n`)
+    console.log(summarizeServerProfile(JSON.parse(fs.readFileSync(file, 'utf8'))))
+  }
 }

@@ -12,7 +12,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { createParser } from 'eventsource-parser'
-import { summarizeServerProfile } from './load-profile'
+import { printProfile } from './load-profile'
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..')
 const KEY = 'ads_bench_load_key_0123456789abcdef'
@@ -235,18 +235,4 @@ async function restartProfiled(server: { child: ChildProcess; base: string }, en
   const child = startServer(Number(new URL(server.base).port), env, ['--cpu-prof', '--cpu-prof-dir', dir])
   await waitForHttp(`${server.base}/api/health`, child, 'the profiled server')
   return child
-}
-
-// One profile per thread of the profiled server (CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile): the main thread,
-// the embedded database's thread (lib/db/pglite-thread.ts), any PDF reading thread
-function printProfile(dir: string): void {
-  const files = fs.readdirSync(dir).filter(f => f.endsWith('.cpuprofile')).map(f => path.join(dir, f)).sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)
-  if (files.length === 0) return console.log(`no profile was written in ${dir}`)
-  const pid = path.basename(files[0]).split('.')[3]
-  const threads = files.filter(f => path.basename(f).split('.')[3] === pid).sort()
-  for (const file of threads) {
-    const thread = Number(path.basename(file).split('.')[4])
-    console.log(`\nThe server's CPU profile, ${thread === 0 ? 'main thread' : `thread ${thread}`} (${file}, start and seeding excluded):\n`)
-    console.log(summarizeServerProfile(JSON.parse(fs.readFileSync(file, 'utf8'))))
-  }
 }
