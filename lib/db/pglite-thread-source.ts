@@ -54,6 +54,7 @@ async function main() {
     async settingsQuery({ settings, sql, params }) {
       return db.transaction(async handle => {
         await handle.exec(settings)
+        if (prepared.wants(sql)) return prepared.run(sql, params, true)
         return rawResult(await handle.query(sql, params, { rowMode: 'array' }))
       })
     },

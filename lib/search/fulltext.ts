@@ -82,16 +82,29 @@ export async function textStatistics(sql: Tx, scope: Scope, query: string): Prom
 }
 
 /**
- * SQL: a chunk's BM25 score for all the terms ($k… hold their one-lexeme tsqueries), each term's weight written as
+ * SQL: a chunk's BM25 score for all the terms, each term's weight written as
  * idf · (k1 + 1) / (1 + k1 · (1 - b + b · length / average) / tf), so that tf is computed once (0: NULL, weight 0).
+ * Parameters from `firstParam`: the terms' one-lexeme tsqueries, their idf · (k1 + 1), then k1 · (1 - b) and
+ * k1 · b / average. Nothing of the question is written into the text, so that its shape (the number of terms) comes
+ * again and the embedded database's thread runs it prepared (lib/db/pglite-thread-source.ts).
  * In single precision (real): on PGlite every double-precision result is a memory allocation, and a query scores
  * thousands of terms × candidates; 7 significant digits are plenty for a ranking.
  */
-function scoreSql(stats: TextStatistics, terms: QueryTerm[], firstParam: number): string {
-  const norm = `(${BM25_K1 * (1 - BM25_B)}::real + ${(BM25_K1 * BM25_B) / stats.averageLength}::real * c."tsvLength"::real)`
-  return terms
-    .map((t, i) => `COALESCE(${t.idf * (BM25_K1 + 1)}::real / (1::real + ${norm} / NULLIF(search_term_frequency(c.tsv, $${firstParam + i}::tsquery), 0)), 0::real)`)
+function scoreSql(stats: TextStatistics, terms: QueryTerm[], firstParam: number): { sql: string; params: (string | number)[] } {
+  const n = terms.length
+  if (n === 0) return { sql: '0::real', params: [] }
+  const constant = firstParam + 2 * n
+  const norm = `($${constant}::real + $${constant + 1}::real * c."tsvLength"::real)`
+  const sql = terms
+    .map((_, i) => `COALESCE($${firstParam + n + i}::real / (1::real + ${norm} / NULLIF(search_term_frequency(c.tsv, $${firstParam + i}::tsquery), 0)), 0::real)`)
     .join(' + ')
+  const params = [
+    ...terms.map(t => lexemeQuery([t.lexeme], '|')),
+    ...terms.map(t => t.idf * (BM25_K1 + 1)),
+    BM25_K1 * (1 - BM25_B),
+    (BM25_K1 * BM25_B) / stats.averageLength,
+  ]
+  return { sql, params }
 }
 
 /**
@@ -108,10 +121,10 @@ async function rankCandidates(tx: Tx, scope: Scope, stats: TextStatistics, fetch
   }
   // a candidate holds none of the terms seen (excluded above): they add nothing to its score
   const scored = stats.terms.filter(t => !seen.includes(t))
-  const first = params.length + 1
-  params.push(...scored.map(t => lexemeQuery([t.lexeme], '|')))
+  const score = scoreSql(stats, scored, params.length + 1)
+  params.push(...score.params)
   const rows = await tx.query<{ id: string; score: number }>(
-    `SELECT c.id, (${scoreSql(stats, scored, first)})::float8 AS score FROM "Chunk" c
+    `SELECT c.id, (${score.sql})::float8 AS score FROM "Chunk" c
      WHERE c.tsv @@ $${fetchParam}::tsquery ${exclude} AND ${scope.clause}
      ORDER BY score DESC, c.id COLLATE "C" LIMIT ${limit}`,
     params,
@@ -199,7 +212,8 @@ export async function fulltextRankingWithCeiling(sql: SqlDriver, scope: Scope, q
  * SQL for a chunk's (alias `c`) BM25 score for the question of `stats`, on the same scale as its ranking, with its
  * parameters numbered from `firstParam`: to score chunks found by another ranking (hybrid-search.ts).
  */
-export function bm25ScoreSql(stats: TextStatistics | null, firstParam: number): { sql: string; params: string[] } {
+export function bm25ScoreSql(stats: TextStatistics | null, firstParam: number): { sql: string; params: (string | number)[] } {
   if (!stats || stats.terms.length === 0) return { sql: '0::float8', params: [] }
-  return { sql: `(${scoreSql(stats, stats.terms, firstParam)})::float8`, params: stats.terms.map(t => lexemeQuery([t.lexeme], '|')) }
+  const score = scoreSql(stats, stats.terms, firstParam)
+  return { sql: `(${score.sql})::float8`, params: score.params }
 }
