@@ -5,9 +5,7 @@ import { getDatabase, getPrisma } from '@/lib/db/client'
 import { newId } from '@/lib/datastores/ids'
 import { lexemeQuery } from '@/lib/search/fulltext'
 import { fuseRankings } from '@/lib/search/fusion'
-import { hybridSearch, vectorSearch, vectorStrategy } from '@/lib/search/hybrid-search'
-import { scopeOf } from '@/lib/search/scope'
-import { knownScopeSize } from '@/lib/search/scope-size'
+import { hybridSearch, vectorSearch } from '@/lib/search/hybrid-search'
 import { toVectorLiteral } from '@/lib/embeddings/provider'
 import { vectorIndexName } from '@/lib/db/vector-index'
 import { useFakeEmbeddings } from './helpers/fake-embeddings'
@@ -218,31 +216,6 @@ describe('hybrid search', () => {
     const chunkToDs = await sql.query<{ id: string; ds: string }>(`SELECT id, "datasourceId" AS ds FROM "Chunk" WHERE id = ANY($1::text[])`, [approx])
     const byId = new Map(chunkToDs.map(r => [r.id, r.ds]))
     expect(approx.map(id => byId.get(id))).toEqual(exact.map(r => r.id))
-  })
-
-  test('a small scope, once its size is known, is ranked by exact distance without the index; a large or unknown one with it', async () => {
-    expect(vectorStrategy(undefined, 64)).toBe('index')
-    expect(vectorStrategy(1_000, 64)).toBe('exact')
-    expect(vectorStrategy(5_001, 64)).toBe('index')
-    expect(vectorStrategy(1_000, 1536)).toBe('exact')
-    expect(vectorStrategy(2_000, 1536)).toBe('index')
-
-    const tenant = await createTenant()
-    const docs = Array.from({ length: 40 }, (_, i) => ({ text: `boiler ${'flue '.repeat(i % 6)}${'vent '.repeat(i % 4)}unit ${i}` }))
-    const { store } = await storeWith(tenant, docs)
-    const scope = { organizationId: tenant.ctx.organizationId, datastoreIds: [store.id] }
-    expect(knownScopeSize(scopeOf(scope).params)).toBeUndefined()
-    await search(tenant, [store.id], 'boiler flue') // reads the BM25 statistics: 40 chunks
-    expect(knownScopeSize(scopeOf(scope).params)).toBe(40)
-    // the exact ranking: the same ids, in the same order, as a brute-force ORDER BY over every chunk
-    const embedding = embedText('boiler flue flue vent', DIMENSIONS)
-    const ranked = await vectorSearch(scope, embedding, 10)
-    const { sql } = await getDatabase()
-    const exact = await sql.query<{ id: string }>(
-      `SELECT id FROM "Chunk" WHERE "datastoreId" = $1 ORDER BY "embedding"::vector(${DIMENSIONS}) <=> $2::vector(${DIMENSIONS}), id COLLATE "C" LIMIT 10`,
-      [store.id, toVectorLiteral(embedding)],
-    )
-    expect(ranked).toEqual(exact.map(r => r.id))
   })
 })
 

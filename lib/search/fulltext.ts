@@ -1,7 +1,6 @@
 import type { SqlDriver, SqlStatements } from '@/lib/db/sql-driver'
 import { qualifyingTermSets, setsQuery } from './bm25-candidates'
 import type { Scope } from './scope'
-import { rememberScopeSize } from './scope-size'
 
 // BM25's parameters: term-frequency saturation and length normalisation (the usual values: Lucene, Elasticsearch, bm25s)
 export const BM25_K1 = 1.2
@@ -72,7 +71,6 @@ export async function textStatistics(sql: Tx, scope: Scope, query: string): Prom
     [scope.params[0], scope.params[1], query],
   )
   const chunks = rows[0]?.chunks ?? 0
-  rememberScopeSize(scope.params, chunks)
   const averageLength = chunks > 0 ? Math.max(rows[0].length / chunks, 1) : 1
   const terms = rows
     .filter(r => r.lexeme !== null && r.df > 0)

@@ -11,7 +11,6 @@ import { relevanceScores } from './relevance'
 import { inSpan } from '@/lib/tracing/spans'
 import { rerankerSettings, rerankFragments } from './rerank'
 import { scopeOf, type Scope } from './scope'
-import { knownScopeSize } from './scope-size'
 import type { Fragment, HybridSearchInput } from './types'
 
 // Candidates taken from each ranking before fusion
@@ -44,47 +43,20 @@ const RERANK_FACTOR = 5
 const MAX_RERANK_CANDIDATES = 1000
 
 /**
- * Nearest chunks by cosine distance. A small scope (vectorStrategy) is scanned exactly. Otherwise in two steps: the
- * HNSW index over the embeddings' binary quantization gives candidates by Hamming distance, which are re-ranked by
- * exact cosine distance on the full vectors. The inner
+ * Nearest chunks by cosine distance, in two steps: the HNSW index over the embeddings' binary quantization gives
+ * candidates by Hamming distance, which are re-ranked by exact cosine distance on the full vectors. The inner
  * query repeats the partial index's expression and predicate (`binary_quantize(embedding)::bit(D)`,
  * `vector_dims(embedding) = D`) so the planner uses it; D is an integer from the config, never user input.
  */
 async function vectorRanking(sql: SqlDriver, scope: Scope, embedding: number[], pool: number): Promise<RankedChunk[]> {
   const d = embedding.length
   await ensureVectorIndex(sql, d)
-  const q = scope.params.length + 1
-  const params = [...scope.params, toVectorBinary(embedding)] // binary: PGlite would spend ms parsing 1536 floats from text
-  const rows =
-    vectorStrategy(knownScopeSize(scope.params), d) === 'exact'
-      ? await sql.query<{ id: string; distance: number }>(
-          `SELECT c.id, c."embedding"::vector(${d}) <=> $${q}::vector(${d}) AS distance FROM "Chunk" c
-           WHERE vector_dims(c."embedding") = ${d} AND ${scope.clause}
-           ORDER BY distance, c.id COLLATE "C" LIMIT ${pool}`,
-          params,
-        )
-      : await indexRanking(sql, scope, d, pool, params)
-  // cosine similarity, higher is better
-  return rows.map(r => ({ id: r.id, score: 1 - Number(r.distance) }))
-}
-
-// Exact distances cost the scope's chunks × dimensions; the index walk (ef_search 400 and more) and its re-ranking
-// cost about as much as 1,000 chunks of 1536 dimensions, or a few thousand short ones read from the table
-const EXACT_MAX_CHUNKS = 5_000
-const EXACT_MAX_WORK = 1_000 * 1536
-
-/** Whether a scope of `chunks` chunks (undefined: not known yet) is ranked by exact distance or through the index. */
-export function vectorStrategy(chunks: number | undefined, dimensions: number): 'exact' | 'index' {
-  return chunks !== undefined && chunks <= EXACT_MAX_CHUNKS && chunks * dimensions <= EXACT_MAX_WORK ? 'exact' : 'index'
-}
-
-async function indexRanking(sql: SqlDriver, scope: Scope, d: number, pool: number, params: unknown[]) {
   const iterative = await supportsIterativeScan(sql)
   const candidates = Math.min(MAX_RERANK_CANDIDATES, Math.max(MIN_RERANK_CANDIDATES, Math.ceil(pool * RERANK_FACTOR)))
   const q = scope.params.length + 1
   // ef_search: how many candidates the index walk keeps; iterative scan goes on when filters reject some
   const settings = `SET LOCAL hnsw.ef_search = ${candidates};` + (iterative ? ` SET LOCAL hnsw.iterative_scan = relaxed_order;` : '')
-  return sql.queryWithSettings<{ id: string; distance: number }>(
+  const rows = await sql.queryWithSettings<{ id: string; distance: number }>(
     settings,
     `SELECT id, distance FROM (
        SELECT candidate.id, candidate."embedding"::vector(${d}) <=> $${q}::vector(${d}) AS distance FROM (
@@ -96,8 +68,11 @@ async function indexRanking(sql: SqlDriver, scope: Scope, d: number, pool: numbe
      ) AS ranked
      ORDER BY distance, id COLLATE "C"
      LIMIT ${pool}`,
-    params,
+    // binary: PGlite would spend milliseconds parsing 1536 floats from text
+    [...scope.params, toVectorBinary(embedding)],
   )
+  // cosine similarity, higher is better
+  return rows.map(r => ({ id: r.id, score: 1 - Number(r.distance) }))
 }
 
 /**
