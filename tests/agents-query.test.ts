@@ -244,6 +244,12 @@ describe('querying an agent', () => {
     expect(answer).toMatchObject({ id: res.json.messageId, role: 'assistant', text: 'Two years.', promptTokens: 42, completionTokens: 10, error: null })
     expect(answer.sources).toEqual(res.json.sources)
     expect(answer.sources.length).toBeGreaterThan(0)
+    // the month's usage counts the query and the model's tokens (stored with the answer, in its statement)
+    const usage = await (await getPrisma()).usage.findMany({ where: { organizationId: tenant.ctx.organizationId } })
+    expect(usage).toMatchObject([{ agentQueries: 1, promptTokens: 42, completionTokens: 10 }])
+    // a conversation's messages are stored in order, the question before its answer
+    expect(new Date(question.createdAt).getTime()).toBeLessThanOrEqual(new Date(answer.createdAt).getTime())
+    expect(Math.abs(new Date(answer.createdAt).getTime() - Date.now())).toBeLessThan(60_000)
   })
 
   test('the filters of the body narrow retrieval to the given datasources and custom ids', async () => {

@@ -198,13 +198,24 @@ describe('events arrive for each kind', () => {
     await subscribe(tenant, r.url, ['conversation.created', 'message.created'])
     const res = await queryAgentVia(agent.id, { query: 'How long is the warranty?' }, tenant.headers)
     expect(res.status).toBe(200)
+    // a follow-up in the same conversation tells its two messages, not a second conversation
+    const followUp = await queryAgentVia(agent.id, { query: 'And for the toaster?', conversationId: res.json.conversationId }, tenant.headers)
+    expect(followUp.status).toBe(200)
     await drainWebhooks()
     const events = r.received.map(x => JSON.parse(x.body))
-    expect(events.filter(e => e.type === 'conversation.created')).toMatchObject([{ data: { conversationId: res.json.conversationId, agentId: agent.id } }])
-    expect(events.filter(e => e.type === 'message.created').map(e => e.data.role).sort()).toEqual(['assistant', 'user'])
+    expect(events.filter(e => e.type === 'conversation.created')).toMatchObject([
+      { organizationId: tenant.ctx.organizationId, data: { conversationId: res.json.conversationId, agentId: agent.id, visitorId: res.json.visitorId, channel: 'api' } },
+    ])
+    // each message.created names the stored message, its role and its text
     const { sql } = await getDatabase()
+    const stored = await sql.query<{ id: string; role: string; text: string }>(
+      `SELECT id, role::text AS role, text FROM "Message" WHERE "conversationId" = $1 ORDER BY "createdAt", id`, [res.json.conversationId])
+    const told = events.filter(e => e.type === 'message.created').map(e => ({ id: e.data.messageId, role: e.data.role, text: e.data.text }))
+    expect(told.sort((a, b) => a.id.localeCompare(b.id))).toEqual([...stored].sort((a, b) => a.id.localeCompare(b.id)))
+    expect(stored.map(m => m.role)).toEqual(['user', 'assistant', 'user', 'assistant'])
+    expect(stored[1].id).toBe(res.json.messageId)
     const [{ n }] = await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "WebhookDelivery" WHERE status = 'delivered' AND "organizationId" = $1`, [tenant.ctx.organizationId])
-    expect(n).toBe(3)
+    expect(n).toBe(5)
   })
 })
 

@@ -1,12 +1,10 @@
-import type { ToolCallRecord } from '@/lib/domain/agent-tools'
 import { randomUUID } from 'node:crypto'
 import { config } from '@/lib/config'
-import { getPrisma } from '@/lib/db/client'
+import { getDatabase, getPrisma } from '@/lib/db/client'
 import type { ConversationChannel } from '@/lib/domain/agents'
-import type { AnswerSource } from '@/lib/domain/answer-events'
 import { NotFound } from '@/lib/http/errors'
 import { countTokens } from '@/lib/ingest/tokenizer'
-import { emitConversationCreated, emitMessageCreated } from '@/lib/webhooks'
+import { insertConversation, insertQuestion, storeVisitor } from './conversation-writes'
 import type { HistoryMessage } from './prompt'
 
 // Conversations of the query pipeline: which one a query continues, its visitor, its recent history, its messages.
@@ -82,30 +80,12 @@ export async function resolveConversationTarget(input: {
 export async function openConversation(
   target: ConversationTarget,
   question: { text: string; channel: ConversationChannel },
-): Promise<{ conversationId: string; visitorId: string; questionId: string }> {
-  const prisma = await getPrisma()
-  let visitorId = target.visitorId
-  if (!visitorId) {
-    visitorId = (await prisma.visitor.create({ data: { id: randomUUID(), organizationId: target.organizationId }, select: { id: true } })).id
-  } else {
-    // upsert: two first queries of a new visitor may arrive together
-    const visitor = await prisma.visitor.upsert({
-      where: { id: visitorId },
-      create: { id: visitorId, organizationId: target.organizationId },
-      update: { lastSeenAt: new Date() },
-      select: { organizationId: true },
-    })
-    if (visitor.organizationId !== target.organizationId) throw new NotFound('Visitor')
-  }
-  let conversationId = target.conversationId
-  if (!conversationId || target.adopt) conversationId = await startConversation(target, visitorId, question)
-  if (!target.conversationId || target.adopt) await emitConversationCreated(conversationId)
-  const message = await prisma.message.create({
-    data: { conversationId, role: 'user', text: question.text },
-    select: { id: true },
-  })
-  await emitMessageCreated(message.id)
-  return { conversationId, visitorId, questionId: message.id }
+): Promise<{ conversationId: string; visitorId: string; questionId: string; /** a conversation this query began: no history */ started: boolean }> {
+  const visitorId = await storeVisitor(target.organizationId, target.visitorId)
+  const { id: conversationId, started } =
+    !target.conversationId || target.adopt ? await startConversation(target, visitorId, question) : { id: target.conversationId, started: false }
+  const questionId = await insertQuestion({ id: conversationId, organizationId: target.organizationId, agentId: target.agentId }, question.text)
+  return { conversationId, visitorId, questionId, started }
 }
 
 /**
@@ -113,20 +93,16 @@ export async function openConversation(
  * chosen id may arrive together: the one that loses the insert continues the conversation when it is its own.
  */
 async function startConversation(target: ConversationTarget, visitorId: string, question: { text: string; channel: ConversationChannel }) {
-  const prisma = await getPrisma()
   const id = target.adopt && target.conversationId ? target.conversationId : newConversationId()
-  const data = { id, organizationId: target.organizationId, agentId: target.agentId, visitorId, channel: question.channel, title: question.text.slice(0, 120) }
-  try {
-    return (await prisma.conversation.create({ data, select: { id: true } })).id
-  } catch (error) {
-    if (!target.adopt) throw error
-    const existing = await prisma.conversation.findFirst({
-      where: { id, agentId: target.agentId, organizationId: target.organizationId, visitorId },
-      select: { id: true },
-    })
-    if (!existing) throw new NotFound('Conversation')
-    return existing.id
-  }
+  const inserted = await insertConversation({ id, organizationId: target.organizationId, agentId: target.agentId, visitorId, channel: question.channel, title: question.text.slice(0, 120) })
+  if (inserted) return { id, started: true }
+  const prisma = await getPrisma()
+  const existing = await prisma.conversation.findFirst({
+    where: { id, agentId: target.agentId, organizationId: target.organizationId, visitorId },
+    select: { id: true },
+  })
+  if (!existing) throw new NotFound('Conversation')
+  return { id: existing.id, started: false }
 }
 
 /**
@@ -136,13 +112,12 @@ async function startConversation(target: ConversationTarget, visitorId: string, 
 export async function recentHistory(conversationId: string, beforeMessageId: string): Promise<HistoryMessage[]> {
   const budget = config().AGENT_HISTORY_TOKENS
   if (budget === 0) return []
-  const prisma = await getPrisma()
-  const messages = await prisma.message.findMany({
-    where: { conversationId, error: null, id: { not: beforeMessageId } },
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    take: 50,
-    select: { role: true, text: true },
-  })
+  const { sql } = await getDatabase()
+  const messages = await sql.query<HistoryMessage>(
+    `SELECT role::text AS role, text FROM "Message" WHERE "conversationId" = $1 AND error IS NULL AND id <> $2
+      ORDER BY "createdAt" DESC, id DESC LIMIT 50`,
+    [conversationId, beforeMessageId],
+  )
   const kept: HistoryMessage[] = []
   let used = 0
   for (const message of messages) {
@@ -153,42 +128,4 @@ export async function recentHistory(conversationId: string, beforeMessageId: str
   return kept.reverse()
 }
 
-export async function saveAnswer(
-  conversationId: string,
-  answer: {
-    text: string
-    sources: AnswerSource[]
-    promptTokens?: number
-    completionTokens?: number
-    error?: string
-    // the answer's retrieval (issue 13: lib/agents/retrieval.ts RetrievalRecord)
-    searchQuery?: string | null
-    topScore?: number | null
-    noSources?: boolean
-    /** The tool calls made while answering (issue 25). */
-    toolCalls?: ToolCallRecord[]
-  },
-): Promise<string> {
-  const prisma = await getPrisma()
-  const [message] = await prisma.$transaction([
-    prisma.message.create({
-      data: {
-        conversationId,
-        role: 'assistant',
-        text: answer.text,
-        sources: answer.sources as object[],
-        promptTokens: answer.promptTokens ?? null,
-        completionTokens: answer.completionTokens ?? null,
-        error: answer.error ?? null,
-        searchQuery: answer.searchQuery ?? null,
-        topScore: answer.topScore ?? null,
-        noSources: answer.noSources ?? false,
-        toolCalls: (answer.toolCalls ?? []) as object[],
-      },
-      select: { id: true },
-    }),
-    prisma.conversation.update({ where: { id: conversationId }, data: { updatedAt: new Date() }, select: { id: true } }),
-  ])
-  await emitMessageCreated(message.id)
-  return message.id
-}
+export { saveAnswer, type ConversationRef } from './conversation-writes'

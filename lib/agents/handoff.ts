@@ -27,7 +27,7 @@ export async function answerIfPersonHas(access: AgentAccess, body: AgentQuery): 
   if (target.conversationId !== body.conversationId) return null
   const opened = await openConversation(target, { text: body.query, channel: access.channel })
   const text = resolveAppearance(access.agent.appearance).handoffMessage
-  const messageId = await saveAnswer(opened.conversationId, { text, sources: [] })
+  const messageId = await saveAnswer({ id: opened.conversationId, organizationId: access.organizationId, agentId: access.agent.id }, { text, sources: [] })
   return { answer: text, conversationId: opened.conversationId, visitorId: opened.visitorId, sources: [], messageId }
 }
 

@@ -19,8 +19,6 @@ import { storedTools, type StoredTool } from './tools'
 
 /** A query ready for the model: its conversation opened, its question stored, its query counted. */
 export interface PreparedQuery extends OpenedQuery {
-  organizationId: string
-  agentId: string
   /** The agent's tools (issue 25), offered to the model. */
   tools: StoredTool[]
   model: ChatModel
@@ -52,7 +50,7 @@ export async function prepareQuery(access: AgentAccess, asked: AgentQuery, signa
     const opened = await openConversation(target, { text: body.query, channel: access.channel })
     conversationId = opened.conversationId
     // the history first: a follow-up is searched as the standalone question the model makes of it (issue 13)
-    const history = await recentHistory(opened.conversationId, opened.questionId)
+    const history = opened.started ? [] : await recentHistory(opened.conversationId, opened.questionId)
     const { fragments, ...retrieval } = await retrieveForQuestion({
       organizationId: access.organizationId,
       datastoreIds: agent.datastores.map(d => d.datastoreId),
@@ -80,7 +78,7 @@ export async function prepareQuery(access: AgentAccess, asked: AgentQuery, signa
     }
   } catch (error) {
     // the model was never asked: the query does not count, and the stored question says why it has no answer
-    await settleFailedAnswer({ reservation, conversationId, sources: [] }, '', error instanceof Error ? error.message : String(error))
+    await settleFailedAnswer({ reservation, organizationId: access.organizationId, agentId: agent.id, conversationId, sources: [] }, '', error instanceof Error ? error.message : String(error))
     throw error
   }
 }

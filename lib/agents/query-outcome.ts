@@ -2,9 +2,9 @@ import type { ToolCallRecord } from '@/lib/domain/agent-tools'
 import type { SourcesVisibility } from '@/lib/domain/agents'
 import type { AgentAnswer, AnswerEvent, AnswerSource } from '@/lib/domain/answer-events'
 import { logger } from '@/lib/logger'
-import { recordModelTokens, releaseAgentQuery, type AgentQueryReservation } from '@/lib/usage/agent-queries'
+import { releaseAgentQuery, type AgentQueryReservation } from '@/lib/usage/agent-queries'
 import { visibleSources } from './appearance'
-import { saveAnswer } from './conversations'
+import { saveAnswer, type ConversationRef } from './conversations'
 import type { RetrievalRecord } from './retrieval'
 
 // How a query ends, whichever way it ends (the one settle policy of the query pipeline): an answer is stored with its
@@ -19,6 +19,8 @@ export interface ModelTokens {
 /** What a query has opened: its count, and its conversation once the question is stored. */
 export interface OpenedQuery {
   reservation: AgentQueryReservation
+  organizationId: string
+  agentId: string
   conversationId: string
   visitorId: string
   sources: AnswerSource[]
@@ -33,8 +35,8 @@ export interface OpenedQuery {
 /** Stores the answer and its tokens: the endpoint_response and done events, or an error event when storing fails. */
 export async function settleAnswer(query: OpenedQuery, text: string, tokens: ModelTokens, toolCalls: ToolCallRecord[] = []): Promise<AnswerEvent[]> {
   try {
-    const messageId = await saveAnswer(query.conversationId, { text, sources: query.sources, ...tokens, ...query.retrieval, toolCalls })
-    await recordModelTokens(query.reservation, tokens)
+    // the tokens are counted by the statement that stores the answer
+    const messageId = await saveAnswer(conversationOf(query, query.conversationId), { text, sources: query.sources, ...tokens, ...query.retrieval, toolCalls }, query.reservation)
     const answer: AgentAnswer = {
       answer: text,
       conversationId: query.conversationId,
@@ -56,13 +58,13 @@ export async function settleAnswer(query: OpenedQuery, text: string, tokens: Mod
  * text was said, or the reply was to be JSON, which a failure replaces with an error).
  */
 export async function settleFailedAnswer(
-  query: Pick<OpenedQuery, 'reservation' | 'sources' | 'retrieval'> & { conversationId?: string; toolCalls?: ToolCallRecord[] },
+  query: Pick<OpenedQuery, 'reservation' | 'organizationId' | 'agentId' | 'sources' | 'retrieval'> & { conversationId?: string; toolCalls?: ToolCallRecord[] },
   text: string,
   reason: string,
   delivered: 'as-it-comes' | 'at-the-end' = 'as-it-comes',
 ): Promise<void> {
   if (query.conversationId) {
-    await saveAnswer(query.conversationId, { text, sources: query.sources, ...query.retrieval, toolCalls: query.toolCalls, error: reason.slice(0, 500) }).catch(error =>
+    await saveAnswer(conversationOf(query, query.conversationId), { text, sources: query.sources, ...query.retrieval, toolCalls: query.toolCalls, error: reason.slice(0, 500) }).catch(error =>
       logger.error('could not store a failed answer', { conversationId: query.conversationId, error }),
     )
   }
@@ -70,3 +72,5 @@ export async function settleFailedAnswer(
     await releaseAgentQuery(query.reservation).catch(error => logger.error('could not give back an unanswered query', { error }))
   }
 }
+
+const conversationOf = (query: Pick<OpenedQuery, 'organizationId' | 'agentId'>, id: string): ConversationRef => ({ id, organizationId: query.organizationId, agentId: query.agentId })

@@ -1,4 +1,5 @@
 import { config } from '@/lib/config'
+import type { StatementPart } from '@/lib/db/statement-parts'
 import { getDatabase, getPrisma } from '@/lib/db/client'
 import { PaymentRequired } from '@/lib/http/errors'
 
@@ -61,16 +62,15 @@ export async function releaseAgentQuery(reservation: AgentQueryReservation): Pro
   )
 }
 
-/** Adds a query's model tokens to the month's counters. */
-export async function recordModelTokens(
-  reservation: AgentQueryReservation,
-  tokens: { promptTokens: number; completionTokens: number },
-): Promise<void> {
-  if (!tokens.promptTokens && !tokens.completionTokens) return
-  const { sql } = await getDatabase()
-  await sql.query(
-    `UPDATE "Usage" SET "promptTokens" = "promptTokens" + $3, "completionTokens" = "completionTokens" + $4
-     WHERE "organizationId" = $1 AND "month" = $2`,
-    [reservation.organizationId, reservation.month, tokens.promptTokens, tokens.completionTokens],
-  )
+/**
+ * The model's tokens added to the month's usage, as a part of the statement that stores the answer
+ * (lib/db/statement-parts.ts); none without tokens.
+ */
+export function modelTokensRecorded(reservation: AgentQueryReservation, tokens: { promptTokens?: number; completionTokens?: number }): StatementPart | undefined {
+  if (!tokens.promptTokens && !tokens.completionTokens) return undefined
+  return first => ({
+    sql: `UPDATE "Usage" SET "promptTokens" = "promptTokens" + $${first + 2}::int, "completionTokens" = "completionTokens" + $${first + 3}::int
+     WHERE "organizationId" = $${first} AND "month" = $${first + 1}`,
+    params: [reservation.organizationId, reservation.month, tokens.promptTokens ?? 0, tokens.completionTokens ?? 0],
+  })
 }
