@@ -1,9 +1,12 @@
-import { getPrisma } from '@/lib/db/client'
+import { getDatabase } from '@/lib/db/client'
+import { Prisma, type Agent } from '@/lib/generated/prisma/client'
 import type { ConversationChannel } from '@/lib/domain/agents'
 import { seesAgent, type TenantContext } from '@/lib/domain/tenant'
 import { NotFound, Unauthorized } from '@/lib/http/errors'
 import type { AgentWithDatastores } from './agent-resource'
 import { checkOrigin } from './allowed-domains'
+import type { ModelOverrides } from './model-catalogue'
+import { modelOverridesOf } from './organization-models'
 
 /**
  * Who may use an agent: a caller of its organization (API key or dashboard session), or anyone when the agent is
@@ -13,6 +16,8 @@ import { checkOrigin } from './allowed-domains'
  */
 export interface AgentAccess {
   agent: AgentWithDatastores
+  /** The organization's own model map (issue 27), read with the agent: an edit applies to the next question. */
+  organizationModels: ModelOverrides
   /** The agent's organization: conversations, visitors and usage belong to it, whoever asks. */
   organizationId: string
   /** True when the caller belongs to the agent's organization; false for a public caller. */
@@ -31,20 +36,41 @@ export interface RequestSite {
  * against a public agent's allow-list for a caller outside its organization (403 origin_not_allowed).
  */
 export async function resolveAgentAccess(ctx: TenantContext | null, agentId: string, site?: RequestSite): Promise<AgentAccess> {
-  const prisma = await getPrisma()
-  const agent = await prisma.agent.findUnique({
-    where: { id: agentId },
-    include: { datastores: { select: { datastoreId: true } } },
-  })
+  const found = await loadAgent(agentId)
+  const agent = found?.agent
+  const organizationModels = found?.organizationModels ?? {}
   // a key limited to other agents sees this one as it sees an unknown id
   if (agent && ctx?.organizationId === agent.organizationId && !seesAgent(ctx, agent.id)) throw new NotFound('Agent')
   if (agent && ctx?.organizationId === agent.organizationId) {
-    return { agent, organizationId: agent.organizationId, member: true, channel: ctx.actor.type === 'user' ? 'dashboard' : 'api' }
+    return { agent, organizationModels, organizationId: agent.organizationId, member: true, channel: ctx.actor.type === 'user' ? 'dashboard' : 'api' }
   }
   if (agent?.visibility === 'public') {
     if (site) checkOrigin(agent.allowedDomains, site)
-    return { agent, organizationId: agent.organizationId, member: false, channel: 'website' }
+    return { agent, organizationModels, organizationId: agent.organizationId, member: false, channel: 'website' }
   }
   if (ctx) throw new NotFound('Agent')
   throw new Unauthorized()
+}
+
+// Every column of Agent (the generated client's list, so a new column is read too), as Prisma reads them: its
+// timestamps hold UTC digits without a zone, which the drivers would read as local time
+const AGENT_TIMESTAMPS: string[] = ['createdAt', 'updatedAt'] satisfies (keyof Agent)[]
+const AGENT_COLUMNS = Object.values(Prisma.AgentScalarFieldEnum)
+  .map(column => (AGENT_TIMESTAMPS.includes(column) ? `a."${column}" AT TIME ZONE 'UTC' AS "${column}"` : `a."${column}"`))
+  .join(', ')
+
+/**
+ * The agent, its datastores and its organization's model map: one statement (issue 28: every question reads them;
+ * through Prisma they were three). The row as Prisma reads it (tests/agents/agent-access.test.ts compares them).
+ */
+async function loadAgent(agentId: string): Promise<{ agent: AgentWithDatastores; organizationModels: ModelOverrides } | null> {
+  const { sql } = await getDatabase()
+  const [row] = await sql.query<Agent & { datastoreIds: string[]; modelMap: unknown }>(
+    `SELECT ${AGENT_COLUMNS}, ARRAY(SELECT d."datastoreId" FROM "AgentDatastore" d WHERE d."agentId" = a.id) AS "datastoreIds", o."modelMap"
+       FROM "Agent" a JOIN "Organization" o ON o.id = a."organizationId" WHERE a.id = $1`,
+    [agentId],
+  )
+  if (!row) return null
+  const { datastoreIds, modelMap, ...agent } = row
+  return { agent: { ...agent, datastores: datastoreIds.map(datastoreId => ({ datastoreId })) }, organizationModels: modelOverridesOf(modelMap) }
 }

@@ -12,10 +12,11 @@ import { modelCatalogue, type ModelOverrides } from './model-catalogue'
 export async function organizationModelMap(organizationId: string): Promise<ModelOverrides> {
   const prisma = await getPrisma()
   const org = await prisma.organization.findUnique({ where: { id: organizationId }, select: { modelMap: true } })
-  return cleanMap(org?.modelMap)
+  return modelOverridesOf(org?.modelMap)
 }
 
-function cleanMap(value: unknown): ModelOverrides {
+/** A stored map, cleaned: what is not a model name with a model id is left out. */
+export function modelOverridesOf(value: unknown): ModelOverrides {
   if (!value || typeof value !== 'object') return {}
   const entries = AGENT_MODEL_NAMES.map(name => [name, (value as Record<string, unknown>)[name]] as const)
   return Object.fromEntries(entries.filter(([, id]) => typeof id === 'string' && id.trim() !== '')) as ModelOverrides
@@ -33,7 +34,7 @@ export async function modelMapView(ctx: TenantContext): Promise<ModelMapResource
 
 /** Replaces the organization's map: a name absent or null follows the environment again. */
 export async function saveModelMap(ctx: TenantContext, body: ModelMapBody): Promise<ModelMapResource> {
-  const map = cleanMap(Object.fromEntries(Object.entries(body).map(([name, id]) => [name, id?.trim()])))
+  const map = modelOverridesOf(Object.fromEntries(Object.entries(body).map(([name, id]) => [name, id?.trim()])))
   const prisma = await getPrisma()
   await prisma.organization.update({ where: { id: ctx.organizationId }, data: { modelMap: map } })
   return modelMapView(ctx)

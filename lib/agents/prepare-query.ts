@@ -7,7 +7,6 @@ import type { AgentWithDatastores } from './agent-resource'
 import type { AgentQuery } from './agent-schemas'
 import { openConversation, recentHistory, resolveConversationTarget } from './conversations'
 import { chatModel, type ChatModel } from './model-catalogue'
-import { organizationModelMap } from './organization-models'
 import { assemblePrompt, type AssembledPrompt, type PromptSettings } from './prompt'
 import { settleFailedAnswer, type OpenedQuery } from './query-outcome'
 import { honouredQuery } from './query-overrides'
@@ -35,8 +34,8 @@ export interface PreparedQuery extends OpenedQuery {
 export async function prepareQuery(access: AgentAccess, asked: AgentQuery, signal?: AbortSignal): Promise<PreparedQuery> {
   const { agent } = access
   const body = honouredQuery(asked, agent, access.member)
-  // the organization's own map first (issue 27): read for every answer, so an edit applies to the next one
-  const model = chatModel(body.modelName ?? agent.modelName, await organizationModelMap(access.organizationId))
+  // the organization's own map first (issue 27): read with the agent for every answer, so an edit applies to the next one
+  const model = chatModel(body.modelName ?? agent.modelName, access.organizationModels)
   const target = await resolveConversationTarget({
     organizationId: access.organizationId,
     agentId: agent.id,
