@@ -82,6 +82,53 @@ export async function insertQuestion(conversation: ConversationRef, text: string
   return id
 }
 
+/**
+ * The question with what it needs that does not exist yet, in one statement with its events: its visitor (created,
+ * or seen now; another organization's visitor is 404 and nothing is written) and, when `start` is given, the
+ * conversation under `conversationId` (a fresh id: a chosen one goes through insertConversation, which may find it taken).
+ */
+export async function storeQuestion(q: {
+  organizationId: string
+  agentId: string
+  visitorId: string | null
+  conversationId: string
+  start?: { channel: ConversationChannel; title: string }
+  text: string
+}): Promise<{ visitorId: string; questionId: string }> {
+  const { sql } = await getDatabase()
+  const visitorId = q.visitorId ?? randomUUID()
+  const questionId = newId()
+  const events: EventToEmit[] = [
+    ...(q.start ? [{ event: 'conversation.created', data: { conversationId: q.conversationId, agentId: q.agentId, visitorId, channel: q.start.channel } } as const] : []),
+    { event: 'message.created', data: { messageId: questionId, conversationId: q.conversationId, agentId: q.agentId, role: 'user', text: q.text } },
+  ]
+  const started = q.start
+    ? `started AS (
+       INSERT INTO "Conversation" (id, "organizationId", "agentId", "visitorId", channel, title, "createdAt", "updatedAt")
+       SELECT $4, $2, $7, visitor.id, $8::"ConversationChannel", $9, $3::timestamp, $3::timestamp FROM visitor RETURNING id
+     ),`
+    : ''
+  // every parameter is used by the statement (PostgreSQL cannot type one it does not see): the conversation's last
+  const own = [visitorId, q.organizationId, now(), q.conversationId, q.text, questionId, ...(q.start ? [q.agentId, q.start.channel, q.start.title] : [])]
+  const { ctes, params } = withParts(own, {
+    queued: queuedDeliveries(q.organizationId, events, 'EXISTS (SELECT 1 FROM question)'),
+  })
+  const rows = await sql.query(
+    `WITH visitor AS (
+       INSERT INTO "Visitor" (id, "organizationId", "createdAt", "lastSeenAt") VALUES ($1, $2, $3::timestamp, $3::timestamp)
+       ON CONFLICT (id) DO UPDATE SET "lastSeenAt" = EXCLUDED."lastSeenAt" WHERE "Visitor"."organizationId" = EXCLUDED."organizationId"
+       RETURNING id
+     ), ${started} question AS (
+       INSERT INTO "Message" (id, "conversationId", role, text, "createdAt")
+       SELECT $6, ${q.start ? 'started.id' : '$4'}, 'user', $5, $3::timestamp FROM ${q.start ? 'started' : 'visitor'} RETURNING id
+     ), ${ctes}
+     SELECT id FROM question`,
+    params,
+  )
+  if (rows.length === 0) throw new NotFound('Visitor')
+  return { visitorId, questionId }
+}
+
 export interface StoredAnswer {
   text: string
   sources: AnswerSource[]

@@ -4,7 +4,7 @@ import { getDatabase, getPrisma } from '@/lib/db/client'
 import type { ConversationChannel } from '@/lib/domain/agents'
 import { NotFound } from '@/lib/http/errors'
 import { countTokens } from '@/lib/ingest/tokenizer'
-import { insertConversation, insertQuestion, storeVisitor } from './conversation-writes'
+import { insertConversation, insertQuestion, storeQuestion, storeVisitor } from './conversation-writes'
 import type { HistoryMessage } from './prompt'
 
 // Conversations of the query pipeline: which one a query continues, its visitor, its recent history, its messages.
@@ -81,10 +81,19 @@ export async function openConversation(
   target: ConversationTarget,
   question: { text: string; channel: ConversationChannel },
 ): Promise<{ conversationId: string; visitorId: string; questionId: string; /** a conversation this query began: no history */ started: boolean }> {
-  const visitorId = await storeVisitor(target.organizationId, target.visitorId)
-  const { id: conversationId, started } =
-    !target.conversationId || target.adopt ? await startConversation(target, visitorId, question) : { id: target.conversationId, started: false }
-  const questionId = await insertQuestion({ id: conversationId, organizationId: target.organizationId, agentId: target.agentId }, question.text)
+  const { organizationId, agentId } = target
+  // a conversation the client named and that may exist already: the visitor, the conversation and the question in turn
+  if (target.adopt) {
+    const visitorId = await storeVisitor(organizationId, target.visitorId)
+    const { id: conversationId, started } = await startConversation(target, visitorId, question)
+    const questionId = await insertQuestion({ id: conversationId, organizationId, agentId }, question.text)
+    return { conversationId, visitorId, questionId, started }
+  }
+  // otherwise one statement: a new conversation gets a fresh id, and an existing one was checked (resolveConversationTarget)
+  const started = !target.conversationId
+  const conversationId = target.conversationId ?? newConversationId()
+  const start = started ? { channel: question.channel, title: question.text.slice(0, 120) } : undefined
+  const { visitorId, questionId } = await storeQuestion({ organizationId, agentId, visitorId: target.visitorId, conversationId, start, text: question.text })
   return { conversationId, visitorId, questionId, started }
 }
 
