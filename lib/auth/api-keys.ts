@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { getPrisma } from '@/lib/db/client'
+import { getDatabase, getPrisma } from '@/lib/db/client'
 import { InvalidRequest, NotFound } from '@/lib/http/errors'
 import { SCOPES, type Scope } from '@/lib/domain/access'
 import type { ApiKeyResource } from '@/lib/domain/account'
@@ -108,7 +108,6 @@ export async function revokeApiKey(ctx: TenantContext, id: string): Promise<ApiK
   return toResource(await prisma.apiKey.update({ where: { id, organizationId: ctx.organizationId }, data: { revokedAt: new Date() } }))
 }
 
-/** The organization a secret belongs to, or null when it is unknown or revoked. */
 /** What a key may do: its scopes (none: all) and the datastores and agents it is limited to (none: all). */
 export function grantOf(key: { scopes: string[]; datastoreIds: string[]; agentIds: string[] }): Grant {
   return {
@@ -118,14 +117,21 @@ export function grantOf(key: { scopes: string[]; datastoreIds: string[]; agentId
   }
 }
 
+/**
+ * The organization a secret belongs to, or null when it is unknown, revoked or expired. Plain SQL, the times compared
+ * by the database (issue 28: every API call reads its key).
+ */
 export async function resolveApiKey(secret: string): Promise<{ organizationId: string; apiKeyId: string; grant: Grant } | null> {
-  const prisma = await getPrisma()
-  const key = await prisma.apiKey.findUnique({ where: { hash: hashApiKey(secret) } })
-  if (!key || key.revokedAt) return null
-  if (key.expiresAt && key.expiresAt.getTime() <= Date.now()) return null
-  const now = new Date()
-  if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-    await prisma.apiKey.update({ where: { id: key.id }, data: { lastUsedAt: now } })
-  }
+  const { sql } = await getDatabase()
+  const now = Date.now()
+  const [key] = await sql.query<{ id: string; organizationId: string; scopes: string[]; datastoreIds: string[]; agentIds: string[]; usable: boolean; seenLongAgo: boolean }>(
+    `SELECT id, "organizationId", scopes, "datastoreIds", "agentIds",
+            "revokedAt" IS NULL AND ("expiresAt" IS NULL OR "expiresAt" > $2::timestamp) AS usable,
+            "lastUsedAt" IS NULL OR "lastUsedAt" < $3::timestamp AS "seenLongAgo"
+       FROM "ApiKey" WHERE hash = $1`,
+    [hashApiKey(secret), new Date(now).toISOString(), new Date(now - LAST_USED_RESOLUTION_MS).toISOString()],
+  )
+  if (!key?.usable) return null
+  if (key.seenLongAgo) await sql.query(`UPDATE "ApiKey" SET "lastUsedAt" = $2::timestamp WHERE id = $1`, [key.id, new Date(now).toISOString()])
   return { organizationId: key.organizationId, apiKeyId: key.id, grant: grantOf(key) }
 }
