@@ -52,12 +52,8 @@ export async function resolveAgentAccess(ctx: TenantContext | null, agentId: str
   throw new Unauthorized()
 }
 
-// Every column of Agent (the generated client's list, so a new column is read too), as Prisma reads them: its
-// timestamps hold UTC digits without a zone, which the drivers would read as local time
-const AGENT_TIMESTAMPS: string[] = ['createdAt', 'updatedAt'] satisfies (keyof Agent)[]
-const AGENT_COLUMNS = Object.values(Prisma.AgentScalarFieldEnum)
-  .map(column => (AGENT_TIMESTAMPS.includes(column) ? `a."${column}" AT TIME ZONE 'UTC' AS "${column}"` : `a."${column}"`))
-  .join(', ')
+// Every column of Agent (the generated client's list, so a new column is read too), as Prisma names them
+const AGENT_COLUMNS = Object.values(Prisma.AgentScalarFieldEnum).map(column => `a."${column}"`).join(', ')
 
 /**
  * The agent, its datastores and its organization's model map: one statement (issue 28: every question reads them;

@@ -90,8 +90,8 @@ export class ThreadedPglite implements PgliteClient {
   }
 
   /** `settings` (SET LOCAL statements) then one query, in a transaction run wholly on the database's thread. */
-  async queryWithSettings<T = Record<string, unknown>>(settings: string, sql: string, params: unknown[] = []): Promise<QueryResult<T>> {
-    return this.parse<T>((await this.call('settingsQuery', { settings, sql, params })) as RawResult)
+  async queryWithSettings<T = Record<string, unknown>>(settings: string, sql: string, params: unknown[] = [], options?: QueryOptions): Promise<QueryResult<T>> {
+    return this.parse<T>((await this.call('settingsQuery', { settings, sql, params })) as RawResult, options)
   }
 
   async exec(sql: string, tx?: number): Promise<QueryResult<Record<string, unknown>>[]> {

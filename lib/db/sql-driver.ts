@@ -1,6 +1,8 @@
 import type { PGlite } from '@electric-sql/pglite'
 import { ThreadedPglite, type PgliteClient } from './pglite-thread'
-import type { Pool } from 'pg'
+import pg, { type Pool } from 'pg'
+
+const pgTypes = pg.types
 
 /** The little the migrator and raw-SQL helpers need from either database, below Prisma. */
 export interface SqlDriver {
@@ -27,6 +29,23 @@ export interface SqlDriver {
 /** What runs inside a transaction: statements, on its one connection. */
 export type SqlStatements = Pick<SqlDriver, 'kind' | 'exec' | 'query'>
 
+// A `timestamp` column (without time zone) holds UTC digits, as Prisma writes them and as this code writes them
+// (toISOString()); node-postgres and PGlite would read them as the server's local time, so that on a server whose
+// time zone is not UTC every time read in plain SQL was off by its offset (the inbox's cursor paged forever).
+const TIMESTAMP = 1114
+
+/** A `timestamp` as the UTC time it holds; text that is no time (infinity) as it came. */
+export function utcTimestamp(text: string): Date | string {
+  const time = new Date(`${text.replace(' ', 'T')}Z`)
+  return Number.isNaN(time.getTime()) ? text : time
+}
+
+const PGLITE_PARSERS = { [TIMESTAMP]: utcTimestamp }
+const POSTGRES_TYPES = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === TIMESTAMP && format !== 'binary' ? utcTimestamp : pgTypes.getTypeParser(oid, format)) as typeof pgTypes.getTypeParser,
+}
+
 export function pgliteDriver(db: PGlite | PgliteClient): SqlDriver {
   let transactionSince: number | null = null
   let lastStatementAt = Date.now()
@@ -37,9 +56,11 @@ export function pgliteDriver(db: PGlite | PgliteClient): SqlDriver {
   const driver: SqlDriver = {
     kind: 'pglite',
     exec: async sql => { ended(await db.exec(sql)) },
-    query: async <T,>(sql: string, params?: unknown[]) => ended((await db.query<T>(sql, params)).rows),
+    query: async <T,>(sql: string, params?: unknown[]) => ended((await db.query<T>(sql, params, { parsers: PGLITE_PARSERS })).rows),
     queryWithSettings: async <T,>(settings: string, sql: string, params?: unknown[]) =>
-      db instanceof ThreadedPglite ? ended((await db.queryWithSettings<T>(settings, sql, params)).rows) : settingsThenQuery<T>(driver, settings, sql, params),
+      db instanceof ThreadedPglite
+        ? ended((await db.queryWithSettings<T>(settings, sql, params, { parsers: PGLITE_PARSERS })).rows)
+        : settingsThenQuery<T>(driver, settings, sql, params),
     transaction: fn =>
       db.transaction(async tx => {
         transactionSince = Date.now()
@@ -47,7 +68,7 @@ export function pgliteDriver(db: PGlite | PgliteClient): SqlDriver {
           return await fn({
             kind: 'pglite',
             exec: async sql => { ended(await tx.exec(sql)) },
-            query: async <T,>(sql: string, params?: unknown[]) => ended((await tx.query<T>(sql, params)).rows),
+            query: async <T,>(sql: string, params?: unknown[]) => ended((await tx.query<T>(sql, params, { parsers: PGLITE_PARSERS })).rows),
           })
         } finally {
           transactionSince = null
@@ -70,7 +91,7 @@ export function postgresDriver(pool: Pool): SqlDriver {
     kind: 'postgres',
     queryWithSettings: (settings, sql, params) => settingsThenQuery(driver, settings, sql, params),
     exec: async sql => { await pool.query(sql) },
-    query: async <T,>(sql: string, params?: unknown[]) => (await pool.query(sql, params)).rows as T[],
+    query: async <T,>(sql: string, params?: unknown[]) => (await pool.query({ text: sql, values: params, types: POSTGRES_TYPES })).rows as T[],
     transaction: async fn => {
       const client = await pool.connect()
       try {
@@ -78,7 +99,7 @@ export function postgresDriver(pool: Pool): SqlDriver {
         const result = await fn({
           kind: 'postgres',
           exec: async sql => { await client.query(sql) },
-          query: async <T,>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as T[],
+          query: async <T,>(sql: string, params?: unknown[]) => (await client.query({ text: sql, values: params, types: POSTGRES_TYPES })).rows as T[],
         })
         await client.query('COMMIT')
         return result
