@@ -55,7 +55,8 @@ function postgresCpuMs(): number {
   let total = 0
   for (const pid of fs.readdirSync('/proc').filter(name => /^\d+$/.test(name))) {
     try {
-      if (fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') total += cpuMs(Number(pid))
+      // with the CPU of backends that ended (a pool closes idle connections): the postmaster reaps them
+      if (fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') total += cpuMs(Number(pid), true)
     } catch {
       // gone meanwhile
     }
@@ -70,10 +71,11 @@ function memoryMb(pid: number): { rss: number; peak: number } {
   return { rss: Math.round(kb('VmRSS') / 1024), peak: Math.round(kb('VmHWM') / 1024) }
 }
 
-/** utime + stime of a process, in ms (Linux /proc). */
-function cpuMs(pid: number): number {
+/** utime + stime of a process, in ms (Linux /proc); with `reaped`, also those of its children that ended (cutime + cstime). */
+function cpuMs(pid: number, reaped = false): number {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
+  const ticks = Number(fields[11]) + Number(fields[12]) + (reaped ? Number(fields[13]) + Number(fields[14]) : 0)
+  return (ticks * 1000) / 100
 }
 
 function startServer(port: number, env: Record<string, string>, nodeArgs: string[] = []): ChildProcess {
