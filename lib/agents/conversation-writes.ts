@@ -25,7 +25,6 @@ export interface ConversationRef {
 
 const now = () => new Date().toISOString()
 
-
 /** A new visitor (visitorId null), or the one named, created under that id if new and seen now; another organization's is 404. */
 export async function storeVisitor(organizationId: string, visitorId: string | null): Promise<string> {
   const { sql } = await getDatabase()
