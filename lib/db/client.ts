@@ -47,17 +47,35 @@ export async function openPglite(dir?: string, options: { thread?: boolean } = {
   }
   const dataDir = dir ? path.join(dir, 'pgdata') : undefined
   const threaded = options.thread ?? config().DATABASE_THREAD === 'on'
+  const open = async () => (threaded ? await ThreadedPglite.open(dataDir) : await PGlite.create(dataDir, { extensions: { vector } }))
   try {
-    return await embedded(threaded ? await ThreadedPglite.open(dataDir) : await PGlite.create(dataDir, { extensions: { vector } }), { onDisk: !!dir, unlock })
+    return await embedded(await migrated(open, { onDisk: !!dir }), { onDisk: !!dir, unlock })
   } catch (error) {
     unlock()
     throw error
   }
 }
 
+/**
+ * The embedded database opened with every migration applied. When this start created the database or migrated it (on
+ * disk), it is closed and opened again: creating the cluster and running the migrations grow PostgreSQL's WebAssembly
+ * memory by ~100 MB that a WebAssembly memory never gives back, and that the server would otherwise keep for good.
+ */
+async function migrated(open: () => Promise<PGlite | ThreadedPglite>, { onDisk }: { onDisk: boolean }): Promise<PGlite | ThreadedPglite> {
+  const client = await open()
+  try {
+    const applied = await applyMigrations(pgliteDriver(client))
+    if (!onDisk || applied.length === 0) return client
+  } catch (error) {
+    await client.close().catch(() => {})
+    throw error
+  }
+  await client.close()
+  return open()
+}
+
 async function embedded(client: PGlite | ThreadedPglite, { onDisk, unlock }: { onDisk: boolean; unlock: () => void }): Promise<Database> {
   const sql = pgliteDriver(client)
-  await applyMigrations(sql)
   // A `$n::vector` parameter given as bytes (pgvector's binary form, see lib/ingest/vector-binary.ts) is sent as
   // binary, as node-postgres does for a Buffer: parsing 1536 floats from text costs PGlite ~2.5 ms a vector.
   const [vectorType] = await sql.query<{ oid: number }>(`SELECT 'vector'::regtype::oid AS oid`)

@@ -79,7 +79,8 @@ function cpuMs(pid: number, reaped = false): number {
 }
 
 function startServer(port: number, env: Record<string, string>, nodeArgs: string[] = []): ChildProcess {
-  const child = spawn(process.execPath, [...nodeArgs, 'scripts/serve.mjs'], { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', NEXT_TELEMETRY_DISABLED: '1', LOG_LEVEL: 'warn' }, stdio: ['ignore', 'ignore', 'inherit'] })
+  // MALLOC_ARENA_MAX: as `npm start` sets it (package.json)
+  const child = spawn(process.execPath, [...nodeArgs, 'scripts/serve.mjs'], { cwd: ROOT, env: { MALLOC_ARENA_MAX: '2', ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', NEXT_TELEMETRY_DISABLED: '1', LOG_LEVEL: 'warn' }, stdio: ['ignore', 'ignore', 'inherit'] })
   return child
 }
 
