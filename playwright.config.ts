@@ -12,6 +12,8 @@ export const OIDC_PORT = Number(process.env.E2E_OIDC_PORT ?? E2E_PORT + 2)
 export const OIDC = { name: 'Test IdP', clientId: 'e2e-dashboard', clientSecret: 'e2e-oidc-client-secret-0123456789' }
 // a server of its own for e2e/sign-in.spec.ts (it stops and restarts it)
 export const THROTTLE_PORT = Number(process.env.E2E_THROTTLE_PORT ?? E2E_PORT + 3)
+// a server of its own for e2e/server-stop.spec.ts (it stops it mid-answer)
+export const STOP_PORT = Number(process.env.E2E_STOP_PORT ?? E2E_PORT + 4)
 
 export default defineConfig({
   testDir: 'e2e',

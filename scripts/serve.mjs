@@ -22,9 +22,30 @@ const server = http.createServer((req, res) => {
 })
 server.listen(port, hostname, () => console.log(`▲ Ready on http://${hostname === '0.0.0.0' ? 'localhost' : hostname}:${port}`))
 
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    server.close()
-    process.exit(0)
-  })
+// SIGTERM (a deploy, `docker stop`, systemd) or SIGINT (Ctrl-C): no new connection; the requests in progress (answers
+// streaming) end, then the service's own work stops and the database is closed (lib/server-start.ts), all within
+// STOP_GRACE_MS; a second signal stops at once.
+const STOP_GRACE_MS = 20_000
+let stopping = false
+
+async function stop(signal) {
+  if (stopping) process.exit(1)
+  stopping = true
+  console.log(`${signal}: finishing the requests in progress (up to ${STOP_GRACE_MS / 1000} s), then stopping`)
+  const deadline = Date.now() + STOP_GRACE_MS
+  const closed = new Promise(resolve => server.close(resolve))
+  // a kept-alive connection between two requests would hold close() until the grace ends
+  const idle = setInterval(() => server.closeIdleConnections(), 100)
+  await Promise.race([closed, new Promise(resolve => setTimeout(resolve, STOP_GRACE_MS))])
+  clearInterval(idle)
+  server.closeAllConnections()
+  try {
+    await globalThis.__stopServer?.(Math.max(1_000, deadline - Date.now()))
+  } catch (error) {
+    console.error(`stopping: ${error instanceof Error ? error.message : String(error)}`)
+    process.exit(1)
+  }
+  process.exit(0)
 }
+
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => void stop(signal))

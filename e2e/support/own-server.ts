@@ -34,12 +34,13 @@ export class OwnServer {
     throw new Error(`the server on ${this.port} did not answer within a minute`)
   }
 
-  async stop(): Promise<void> {
+  /** Sends `signal` (SIGTERM: as a deploy or `docker stop` does) and resolves with the exit code once it exited. */
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
     const child = this.child
-    if (!child || child.exitCode !== null) return
-    await new Promise<void>(resolve => {
-      child.once('exit', () => resolve())
-      child.kill('SIGTERM')
+    if (!child || child.exitCode !== null) return child?.exitCode ?? null
+    return new Promise<number | null>(resolve => {
+      child.once('exit', code => resolve(code))
+      child.kill(signal)
     })
   }
 

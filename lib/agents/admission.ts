@@ -15,11 +15,13 @@ export class Overloaded extends ApiError {
   }
 }
 
-let inFlight = 0
+// One count a process, on globalThis: Next loads this module once for its instrumentation and once for the routes
+// (as lib/db/client.ts's database), and a stopping server waits on the routes' questions (lib/server-start.ts)
+const perProcess = globalThis as unknown as { __questionsInFlight?: number }
 
-/** Questions in progress now (for the System page and tests). */
+/** Questions in progress now (for the System page, a stopping server and tests). */
 export function questionsInFlight(): number {
-  return inFlight
+  return perProcess.__questionsInFlight ?? 0
 }
 
 /**
@@ -28,16 +30,17 @@ export function questionsInFlight(): number {
  */
 export function admitQuestion(): () => void {
   const limit = config().AGENT_MAX_IN_FLIGHT
+  const inFlight = questionsInFlight()
   if (inFlight >= limit) {
     recordOverloadRefusal()
     throw new Overloaded(inFlight)
   }
-  inFlight++
+  perProcess.__questionsInFlight = inFlight + 1
   let released = false
   return () => {
     if (released) return
     released = true
-    inFlight--
+    perProcess.__questionsInFlight = questionsInFlight() - 1
   }
 }
 
