@@ -19,7 +19,7 @@ const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/j
 test.describe.configure({ timeout: 180_000 })
 
 /** Reads a streamed answer's events; `until` resolves once an event of that type has come. */
-function readEvents(body: ReadableStream<Uint8Array>) {
+function readEvents(body: NonNullable<Response['body']>) {
   const events: AnswerEvent[] = []
   const parser = createParser({ onEvent: sse => { const event = decodeAnswerEvent(sse); if (event) events.push(event) } })
   const reader = body.pipeThrough(new TextDecoderStream()).getReader()
