@@ -1,5 +1,6 @@
 // Agents that act (issue 25): an agent's HTTP tools and MCP servers, offered to the model through the `ai` SDK's tool
 // calling, against the fake OpenAI-compatible server (which emits tool_calls) and real servers on 127.0.0.1.
+import dns from 'node:dns/promises'
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
 import * as agentItem from '@/app/api/agents/[id]/route'
 import * as conversationMessages from '@/app/api/conversations/[id]/messages/route'
@@ -208,6 +209,26 @@ describe('an agent with an MCP server', () => {
     expect(stock.seenHeaders.at(-1)?.authorization).toBe('Bearer mcp-secret-1')
     expect(res.json.answer).toContain('KETTLE-1: 12 units in stock')
     expect(model.fake.chatRequests()[0].tools.map((t: any) => t.function.name)).toEqual(['stock__check_stock'])
+  })
+
+  test('the connection goes to the address that was checked, never to a second DNS answer (no DNS rebinding)', async () => {
+    // a name only the check's lookup knows (the system's resolver has never heard of it): the server is reached only
+    // when the connection uses the very address the private-address rule checked
+    const resolve = dns.lookup.bind(dns)
+    const lookup = vi.spyOn(dns, 'lookup').mockImplementation(((host: string, options: object) =>
+      host === 'stock.rebind.test' ? Promise.resolve([{ address: '127.0.0.1', family: 4 }]) : resolve(host, options as never)) as typeof dns.lookup)
+    try {
+      const { tenant, agent } = await agentWithTools([{ type: 'mcp', name: 'stock', url: stock.url.replace('127.0.0.1', 'stock.rebind.test') }])
+      model.fake.setBehaviour({ toolCalls: [{ name: 'stock__check_stock', arguments: { sku: 'KETTLE-2' } }], replyFromTools: true, delayMs: 0 })
+
+      const res = await queryAgentVia(agent.id, { query: 'Is the other kettle in stock?' }, tenant.headers)
+
+      expect(res.status).toBe(200)
+      expect(stock.calls).toEqual(['KETTLE-2'])
+      expect(lookup).toHaveBeenCalledWith('stock.rebind.test', expect.anything())
+    } finally {
+      lookup.mockRestore()
+    }
   })
 
   test('an MCP server that cannot be reached costs its tools, not the answer', async () => {

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { config } from '@/lib/config'
 import type { McpToolResource } from '@/lib/domain/agent-tools'
-import { checkHost, RefusedUrl } from '@/lib/ingest/web/request'
+import { RefusedUrl, vettedFetch } from '@/lib/ingest/web/request'
 import { logger } from '@/lib/logger'
 import type { OfferedTool, ToolContext, ToolKind } from './kind'
 import { McpToolBody } from './schemas'
@@ -28,19 +28,19 @@ export interface StoredMcpTool extends Omit<McpToolBody, 'headers'> {
   listed?: { tools: ListedTool[]; at: string; error: string | null }
 }
 
-/** fetch, after the private-address rule and within the tools' timeout. */
+/** fetch under the private-address rule (to the address checked, no redirect), within the tools' timeout. */
 function guardedFetch(signal: AbortSignal): typeof fetch {
   const settings = config()
+  const vetted = vettedFetch(settings.TOOLS_ALLOW_PRIVATE_HOSTS)
   return async (input, init) => {
-    const url = new URL(input instanceof Request ? input.url : String(input))
+    const timeout = AbortSignal.timeout(settings.TOOLS_TIMEOUT_SECONDS * 1000)
     try {
-      await checkHost(url.hostname, settings.TOOLS_ALLOW_PRIVATE_HOSTS)
+      return await vetted(input, { ...init, signal: AbortSignal.any([signal, timeout, ...(init?.signal ? [init.signal] : [])]) })
     } catch (error) {
-      if (error instanceof RefusedUrl) throw new Error(`${url.hostname} is a private address: refused (TOOLS_ALLOW_PRIVATE_HOSTS=1 allows it)`)
+      const host = new URL(input instanceof Request ? input.url : String(input)).hostname
+      if (error instanceof RefusedUrl) throw new Error(`${host} is a private address: refused (TOOLS_ALLOW_PRIVATE_HOSTS=1 allows it)`)
       throw error
     }
-    const timeout = AbortSignal.timeout(settings.TOOLS_TIMEOUT_SECONDS * 1000)
-    return fetch(input, { ...init, redirect: 'error', signal: AbortSignal.any([signal, timeout, ...(init?.signal ? [init.signal] : [])]) })
   }
 }
 

@@ -2,6 +2,7 @@ import dns from 'node:dns/promises'
 import http from 'node:http'
 import https from 'node:https'
 import net from 'node:net'
+import { Readable } from 'node:stream'
 import zlib from 'node:zlib'
 import { IngestError, messageOf, permanentError, transientError } from '../errors'
 import { megabytes } from '../limits'
@@ -76,9 +77,43 @@ async function vettedAddress(hostname: string, allowPrivate = false): Promise<{ 
   return addresses.find(a => a.family === 4) ?? addresses[0]
 }
 
-/** Throws RefusedUrl when the host is (or resolves to) a private address and those are not allowed. */
-export async function checkHost(hostname: string, allowPrivate = false): Promise<void> {
-  await vettedAddress(hostname, allowPrivate)
+/** A lookup that answers the address that was checked: the connection never takes a second DNS answer. */
+function pinnedLookup(target: { address: string; family: number }): net.LookupFunction {
+  return ((_host: string, opts: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+    if (opts?.all) callback(null, [target])
+    else callback(null, target.address, target.family)
+  }) as unknown as net.LookupFunction
+}
+
+/**
+ * fetch() for clients that take one (the MCP SDK's transport), under the private-address rule: the host is checked,
+ * then the connection goes to the very address checked (a global fetch resolved the name again: a DNS answer that
+ * changed in between, "DNS rebinding", reached a private address). Redirects are refused; the body streams.
+ */
+export function vettedFetch(allowPrivate: boolean): typeof fetch {
+  return async (input, init) => {
+    const request = new Request(input, init)
+    const url = new URL(request.url)
+    const target = await vettedAddress(url.hostname, allowPrivate)
+    const body = request.body ? Buffer.from(await request.arrayBuffer()) : undefined
+    const client = url.protocol === 'https:' ? https : http
+    return new Promise<Response>((resolve, reject) => {
+      const headers = Object.fromEntries(request.headers)
+      const outgoing = client.request(url, { method: request.method, headers, signal: request.signal, agent: false, lookup: pinnedLookup(target) }, response => {
+        const status = response.statusCode ?? 0
+        if (status >= 300 && status < 400) {
+          response.destroy()
+          return reject(new TypeError(`${url.href} redirected: refused`))
+        }
+        const received = new Headers()
+        for (const [name, value] of Object.entries(response.headers)) for (const v of [value ?? []].flat()) received.append(name, v)
+        const stream = status === 204 || status === 304 ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>)
+        resolve(new Response(stream, { status, statusText: response.statusMessage, headers: received }))
+      })
+      outgoing.on('error', reject)
+      outgoing.end(body)
+    })
+  }
 }
 
 /** One request to the checked address of `url` (redirects are the caller's), with a timeout and a size cap. */
@@ -103,11 +138,7 @@ export async function requestOnce(url: URL, options: RequestOptions): Promise<Ra
         signal: combined,
         timeout: timeoutMs,
         headers: { 'user-agent': USER_AGENT, accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,text/plain;q=0.8,*/*;q=0.1', 'accept-encoding': 'gzip, deflate, br', ...options.headers },
-        // connect to the address that was checked, never to a second DNS answer
-        lookup: ((_host: string, opts: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-          if (opts?.all) callback(null, [target])
-          else callback(null, target.address, target.family)
-        }) as unknown as net.LookupFunction,
+        lookup: pinnedLookup(target),
       },
       response => readResponse(url, response, request, options, { resolve, reject, fail }),
     )
