@@ -128,8 +128,11 @@ describe('the architecture', () => {
 
   test('lib/ knows nothing of HTTP requests and responses except lib/http, lib/api (the endpoint wrapper) and the sign-in edge', () => {
     const edge = new Set(['http', 'api', 'auth'])
+    // the outbound HTTP client of the crawler and the tools, which also hands the MCP SDK a fetch (a Response is
+    // what a fetch returns): a client of other servers, not this server's requests
+    const outboundClient = 'lib/ingest/web/request.ts'
     const offenders = files
-      .filter(f => !edge.has(area(f.file)))
+      .filter(f => !edge.has(area(f.file)) && f.file !== outboundClient)
       .filter(f => /\b(new Response\(|Response\.json\(|: Request\b|\(req: Request|NextRequest|NextResponse)/.test(f.text))
       .map(f => f.file)
     expect(offenders).toEqual([])
