@@ -58,14 +58,17 @@ export async function openPglite(dir?: string, options: { thread?: boolean } = {
 
 /**
  * The embedded database opened with every migration applied. When this start created the database or migrated it (on
- * disk), it is closed and opened again: creating the cluster and running the migrations grow PostgreSQL's WebAssembly
- * memory by ~100 MB that a WebAssembly memory never gives back, and that the server would otherwise keep for good.
+ * disk), it is vacuumed (nothing else vacuums the embedded database, and a migration may have written a table's rows
+ * again: their old versions would stay in the table and its indexes for good), then closed and opened again: creating
+ * the cluster and running the migrations grow PostgreSQL's WebAssembly memory by ~100 MB that a WebAssembly memory
+ * never gives back, and that the server would otherwise keep for good.
  */
 async function migrated(open: () => Promise<PGlite | ThreadedPglite>, { onDisk }: { onDisk: boolean }): Promise<PGlite | ThreadedPglite> {
   const client = await open()
   try {
     const applied = await applyMigrations(pgliteDriver(client))
     if (!onDisk || applied.length === 0) return client
+    await client.exec('VACUUM')
   } catch (error) {
     await client.close().catch(() => {})
     throw error

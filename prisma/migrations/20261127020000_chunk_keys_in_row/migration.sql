@@ -1,0 +1,34 @@
+-- A chunk's keys back in its row (issue 28).
+--
+-- Since "Chunk".tsv is STORAGE MAIN (20261126130000_bm25_search), a chunk of a few hundred words keeps a row over
+-- PostgreSQL's TOAST threshold (~2 kB) whatever else is moved out, so the toaster went on to move every other
+-- EXTENDED or EXTERNAL value larger than a TOAST pointer (24 bytes) out of the row: the text and the embedding, but
+-- also id, "organizationId", "datastoreId" and "datasourceId" (a 25-character cuid is 26 bytes). Every ranking then
+-- read each candidate's organization and datastore (the scope) and id from the TOAST table: three buffer reads and a
+-- copy each, ~6 of the ~10 µs a BM25 candidate cost at 10,000 chunks (docs/benchmarks.md, issue 28).
+--
+-- STORAGE MAIN keeps a value in the row unless the row is still over ~8 kB once everything else is out, and then
+-- the largest MAIN value goes first (the tsvector, or an embedding of 1536 dimensions, never a 26-byte key). The
+-- embedding is MAIN too: one of up to ~1,000 dimensions then stays in the row, where the vector ranking re-scores
+-- its candidates; a larger one is moved out as before. metadata (read by the filters) likewise.
+ALTER TABLE "Chunk"
+  ALTER COLUMN "id" SET STORAGE MAIN,
+  ALTER COLUMN "organizationId" SET STORAGE MAIN,
+  ALTER COLUMN "datastoreId" SET STORAGE MAIN,
+  ALTER COLUMN "datasourceId" SET STORAGE MAIN,
+  ALTER COLUMN "metadata" SET STORAGE MAIN,
+  ALTER COLUMN "embedding" SET STORAGE MAIN;
+
+-- Existing rows, written again with new copies of those values (an unchanged TOAST pointer would be kept as it is).
+-- The same values: no user trigger needs to run (the tsvector and the statistics do not change), foreign keys are
+-- still checked. About 0.8 ms a chunk on PGlite (the indexes get the new row versions); the embedded database is
+-- vacuumed after migrating (lib/db/client.ts), PostgreSQL's autovacuum reclaims the old versions.
+ALTER TABLE "Chunk" DISABLE TRIGGER USER;
+UPDATE "Chunk" SET
+  "id" = "id" || '',
+  "organizationId" = "organizationId" || '',
+  "datastoreId" = "datastoreId" || '',
+  "datasourceId" = "datasourceId" || '',
+  "metadata" = "metadata" || '{}'::jsonb,
+  "embedding" = ("embedding"::real[])::vector;
+ALTER TABLE "Chunk" ENABLE TRIGGER USER;
