@@ -1,8 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto'
+import { logger } from '@/lib/logger'
 import fs from 'node:fs'
 import path from 'node:path'
 import { LOCKS } from './advisory-lock'
 import type { SqlDriver } from './sql-driver'
+
+const SLOW_MIGRATION_MS = 1000
 
 export interface Migration {
   name: string
@@ -59,11 +62,15 @@ export async function applyMigrations(driver: SqlDriver, migrations: Migration[]
     const applied: string[] = []
     for (const migration of migrations) {
       if (done.has(migration.name)) continue
+      const started = performance.now()
       try {
         await tx.exec(migration.sql)
       } catch (error) {
         throw new MigrationError(migration.name, error)
       }
+      // an upgrade's migration may write a large table again (20261127020000: every chunk): the log says what took the time
+      const ms = Math.round(performance.now() - started)
+      if (ms >= SLOW_MIGRATION_MS) logger.info('migration applied', { migration: migration.name, ms })
       await tx.query(
         `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, applied_steps_count)
          VALUES ($1, $2, now(), $3, 1)`,
