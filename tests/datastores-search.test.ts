@@ -7,7 +7,6 @@ import { lexemeQuery } from '@/lib/search/fulltext'
 import { fuseRankings } from '@/lib/search/fusion'
 import { hybridSearch, vectorSearch } from '@/lib/search/hybrid-search'
 import { toVectorLiteral } from '@/lib/embeddings/provider'
-import { vectorIndexName } from '@/lib/db/vector-index'
 import { useFakeEmbeddings } from './helpers/fake-embeddings'
 import { createTenant, type TestTenant } from './helpers/tenants'
 
@@ -172,25 +171,6 @@ describe('hybrid search', () => {
     } finally {
       embeddings.server().reset()
     }
-  })
-
-  test('the vector ranking uses the partial binary-quantized HNSW index of the configured size', async () => {
-    const tenant = await createTenant()
-    const { store } = await storeWith(tenant, [{ text: 'index me' }])
-    await search(tenant, [store.id], 'index me') // creates the index for 64 dimensions
-    const { sql } = await getDatabase()
-    const [index] = await sql.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() AND indexname = $1`, [vectorIndexName(DIMENSIONS)])
-    expect(index.indexdef).toContain('binary_quantize')
-    expect(index.indexdef).toContain(`vector_dims(embedding) = ${DIMENSIONS}`)
-    const plan = await sql.transaction(async tx => {
-      await tx.exec('SET LOCAL enable_seqscan = off')
-      return tx.query<{ 'QUERY PLAN': string }>(
-        `EXPLAIN SELECT c.id FROM "Chunk" c WHERE vector_dims(c."embedding") = ${DIMENSIONS} AND c."datastoreId" = ANY($1::text[])
-         ORDER BY binary_quantize(c."embedding")::bit(${DIMENSIONS}) <~> binary_quantize($2::vector(${DIMENSIONS})) LIMIT 100`,
-        [[store.id], toVectorLiteral(embedText('index', DIMENSIONS))],
-      )
-    })
-    expect(plan.map(r => r['QUERY PLAN']).join('\n')).toContain(vectorIndexName(DIMENSIONS))
   })
 
   test('the 1536-dimension index of the migrations is binary-quantized too', async () => {

@@ -14,17 +14,36 @@ export function vectorIndexName(dimensions: number): string {
   return `Chunk_embedding_${dimensions}_idx`
 }
 
+// Embeddings of up to this many dimensions are indexed as they are (HNSW over the vectors, cosine distance); larger
+// ones by their binary quantization. A bit per dimension ranks well only with many dimensions: at 64 the Hamming
+// distance takes 65 values, and the 400 re-ranked candidates held 0.82 of the true ten nearest of dense vectors
+// (tests/db/vector-index.test.ts), 0.47 of the bench's sparser ones at 10,000 chunks (docs/benchmarks.md), against
+// 0.96–1 whole; and a small vector costs the index little to keep whole (HNSW build 3.1 against 2.8 s at 64).
+export const FULL_PRECISION_MAX_DIMENSIONS = 256
+
+export type VectorIndexKind = 'full-precision' | 'binary'
+
+export function vectorIndexKind(dimensions: number): VectorIndexKind {
+  return dimensions <= FULL_PRECISION_MAX_DIMENSIONS ? 'full-precision' : 'binary'
+}
+
 /**
- * The index of embeddings of `dimensions`: HNSW over their binary quantization (a bit per dimension, Hamming
- * distance), partial to rows of that size. Its candidates are re-ranked by exact cosine distance (hybrid-search.ts):
- * on PGlite this keeps inserts ~5× cheaper than a full-precision index, with a better recall after re-ranking.
+ * The index of embeddings of `dimensions`, partial to rows of that size: HNSW over the vectors themselves (cosine
+ * distance) up to FULL_PRECISION_MAX_DIMENSIONS, else HNSW over their binary quantization (a bit per dimension,
+ * Hamming distance), whose candidates are re-ranked by exact cosine distance (hybrid-search.ts): on PGlite this keeps
+ * inserts of 1536 dimensions ~5× cheaper than a full-precision index, with a better recall after re-ranking.
  * The migration creates it for 1536; this text is the same.
  */
 export function vectorIndexDefinition(dimensions: number): string {
-  return (
-    `CREATE INDEX "${vectorIndexName(dimensions)}" ON "Chunk" USING hnsw ((binary_quantize("embedding")::bit(${dimensions})) bit_hamming_ops) ` +
-    `WHERE vector_dims("embedding") = ${dimensions}`
-  )
+  const key = vectorIndexKind(dimensions) === 'full-precision'
+    ? `("embedding"::vector(${dimensions})) vector_cosine_ops`
+    : `(binary_quantize("embedding")::bit(${dimensions})) bit_hamming_ops`
+  return `CREATE INDEX "${vectorIndexName(dimensions)}" ON "Chunk" USING hnsw (${key}) WHERE vector_dims("embedding") = ${dimensions}`
+}
+
+/** Whether an index definition read from pg_indexes is of the kind this size takes. */
+function isOfKind(indexdef: string, kind: VectorIndexKind): boolean {
+  return kind === 'binary' ? indexdef.includes('binary_quantize') : indexdef.includes('vector_cosine_ops')
 }
 
 /**
@@ -58,7 +77,8 @@ async function indexDefinition(sql: Pick<SqlDriver, 'query'>, name: string): Pro
 }
 
 /**
- * Creates the index unless a valid one of the binary kind exists. On Postgres, under an advisory lock in one
+ * Creates the index unless a valid one of this size's kind exists (one of the other kind, from an earlier version, is
+ * rebuilt: logged with its duration). On Postgres, under an advisory lock in one
  * transaction: processes starting together (workers, test files on one server) create it one after the other.
  * (CREATE INDEX CONCURRENTLY, tried first, deadlocked when two ran at once on one database and left an invalid
  * index behind; the build takes a write lock on "Chunk" for as long as one scan of it takes, once per new size.)
@@ -73,11 +93,11 @@ async function createIndex(sql: SqlDriver, dimensions: number): Promise<void> {
   const created = await sql.transaction(async tx => {
     if (tx.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock($1)', [VECTOR_INDEX_LOCK])
     const existing = await indexDefinition(tx, name)
-    if (existing?.includes('binary_quantize')) return false
-    // an index of an earlier kind (full precision), or an invalid one, under this name is replaced
+    if (existing && isOfKind(existing, vectorIndexKind(dimensions))) return false
+    // an index of the other kind, or an invalid one, under this name is replaced
     await tx.exec(`DROP INDEX IF EXISTS "${name}"`)
     await tx.exec(vectorIndexDefinition(dimensions))
     return true
   })
-  if (created) logger.info('created a vector index', { index: name, ms: Date.now() - started })
+  if (created) logger.info('created a vector index', { index: name, kind: vectorIndexKind(dimensions), ms: Date.now() - started })
 }

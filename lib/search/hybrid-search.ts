@@ -2,7 +2,7 @@ import { getDatabase } from '@/lib/db/client'
 import type { SqlDriver, SqlStatements } from '@/lib/db/sql-driver'
 import { logger } from '@/lib/logger'
 import { toVectorBinary } from '@/lib/db/vector-binary'
-import { ensureVectorIndex } from '@/lib/db/vector-index'
+import { ensureVectorIndex, vectorIndexKind } from '@/lib/db/vector-index'
 import { embeddingsProvider } from '@/lib/embeddings/provider'
 import { fuseRankings } from './fusion'
 import { bm25ScoreSql, byScore, fulltextRankingWithCeiling, type FulltextResult, type RankedChunk } from './fulltext'
@@ -41,25 +41,37 @@ function supportsIterativeScan(sql: SqlDriver): Promise<boolean> {
 const MIN_RERANK_CANDIDATES = 400
 const RERANK_FACTOR = 5
 const MAX_RERANK_CANDIDATES = 1000
+// The full-precision index's walk (ef_search): at least this many, and twice the ranking's size
+const MIN_FULL_PRECISION_EF_SEARCH = 100
 
 /**
- * Nearest chunks by cosine distance, in two steps: the HNSW index over the embeddings' binary quantization gives
- * candidates by Hamming distance, which are re-ranked by exact cosine distance on the full vectors. The inner
- * query repeats the partial index's expression and predicate (`binary_quantize(embedding)::bit(D)`,
- * `vector_dims(embedding) = D`) so the planner uses it; D is an integer from the config, never user input.
+ * The vector ranking's statement for embeddings of `d` dimensions, as the index of that size serves it
+ * (lib/db/vector-index.ts), with its settings: ef_search, how many candidates the index walk keeps, and the iterative
+ * scan, which goes on walking when filters reject some. A full-precision index orders by cosine distance itself; the
+ * binary-quantized one gives candidates by Hamming distance, re-ranked by exact cosine distance on the full vectors.
+ * Each query repeats its index's expression and predicate (`vector_dims(embedding) = D`) so the planner uses it; D is
+ * an integer from the config, never user input.
  */
-async function vectorRanking(sql: SqlDriver, scope: Scope, embedding: number[], pool: number): Promise<RankedChunk[]> {
-  const d = embedding.length
-  await ensureVectorIndex(sql, d)
-  const iterative = await supportsIterativeScan(sql)
-  const candidates = Math.min(MAX_RERANK_CANDIDATES, Math.max(MIN_RERANK_CANDIDATES, Math.ceil(pool * RERANK_FACTOR)))
+export function vectorRankingStatement(scope: Scope, d: number, pool: number, iterative: boolean): { settings: string; text: string } {
   const q = scope.params.length + 1
-  // ef_search: how many candidates the index walk keeps; iterative scan goes on when filters reject some
-  const settings = `SET LOCAL hnsw.ef_search = ${candidates};` + (iterative ? ` SET LOCAL hnsw.iterative_scan = relaxed_order;` : '')
-  const rows = await sql.queryWithSettings<{ id: string; distance: number }>(
-    settings,
-    `SELECT id, distance FROM (
-       SELECT candidate.id, candidate."embedding"::vector(${d}) <=> $${q}::vector(${d}) AS distance FROM (
+  const iterate = iterative ? ` SET LOCAL hnsw.iterative_scan = relaxed_order;` : ''
+  const distance = (embedding: string) => `${embedding}::vector(${d}) <=> $${q}::vector(${d})`
+  if (vectorIndexKind(d) === 'full-precision') {
+    return {
+      settings: `SET LOCAL hnsw.ef_search = ${Math.max(MIN_FULL_PRECISION_EF_SEARCH, 2 * pool)};${iterate}`,
+      // relaxed_order may return near ties out of order: sorted again, ties by id
+      text: `SELECT id, distance FROM (
+         SELECT c.id, ${distance('c."embedding"')} AS distance FROM "Chunk" c
+         WHERE vector_dims(c."embedding") = ${d} AND ${scope.clause}
+         ORDER BY ${distance('c."embedding"')} LIMIT ${pool}
+       ) AS nearest ORDER BY distance, id COLLATE "C"`,
+    }
+  }
+  const candidates = Math.min(MAX_RERANK_CANDIDATES, Math.max(MIN_RERANK_CANDIDATES, Math.ceil(pool * RERANK_FACTOR)))
+  return {
+    settings: `SET LOCAL hnsw.ef_search = ${candidates};${iterate}`,
+    text: `SELECT id, distance FROM (
+       SELECT candidate.id, ${distance('candidate."embedding"')} AS distance FROM (
          SELECT c.id, c."embedding" FROM "Chunk" c
          WHERE vector_dims(c."embedding") = ${d} AND ${scope.clause}
          ORDER BY binary_quantize(c."embedding")::bit(${d}) <~> binary_quantize($${q}::vector(${d}))
@@ -68,6 +80,16 @@ async function vectorRanking(sql: SqlDriver, scope: Scope, embedding: number[], 
      ) AS ranked
      ORDER BY distance, id COLLATE "C"
      LIMIT ${pool}`,
+  }
+}
+
+/** Nearest chunks by cosine distance, the `pool` nearest in scope, best first. */
+async function vectorRanking(sql: SqlDriver, scope: Scope, embedding: number[], pool: number): Promise<RankedChunk[]> {
+  await ensureVectorIndex(sql, embedding.length)
+  const statement = vectorRankingStatement(scope, embedding.length, pool, await supportsIterativeScan(sql))
+  const rows = await sql.queryWithSettings<{ id: string; distance: number }>(
+    statement.settings,
+    statement.text,
     // binary: PGlite would spend milliseconds parsing 1536 floats from text
     [...scope.params, toVectorBinary(embedding)],
   )
