@@ -31,31 +31,56 @@ const ADOPTABLE_ID = /^[A-Za-z0-9_-]{16,128}$/
 export const newConversationId = () => randomUUID()
 
 /**
+ * What a query's checks read of the conversation it names and of its visitor (issue 28: one statement, where the
+ * verified-visitor check, the handoff check and the target's checks each read the conversation before).
+ */
+export interface NamedConversation {
+  conversation: { agentId: string; organizationId: string; visitorId: string | null; verifiedVisitorId: string | null; isAiEnabled: boolean } | null
+  /** The organization of the query's visitor (the id it gives, else the conversation's visitor); null when there is none. */
+  visitorOrganizationId: string | null
+}
+
+/** Reads the conversation `conversationId` names (if any) and the visitor the query would run under. */
+export async function readNamedConversation(conversationId: string | undefined, visitorId: string | undefined): Promise<NamedConversation> {
+  if (!conversationId && !visitorId) return { conversation: null, visitorOrganizationId: null }
+  const { sql } = await getDatabase()
+  const [row] = await sql.query<{ conversation: NamedConversation['conversation']; visitorOrganizationId: string | null }>(
+    `SELECT (SELECT json_build_object('agentId', c."agentId", 'organizationId', c."organizationId", 'visitorId', c."visitorId",
+                                      'verifiedVisitorId', c."verifiedVisitorId", 'isAiEnabled', c."isAiEnabled")
+             FROM "Conversation" c WHERE c.id = $1) AS conversation,
+            (SELECT v."organizationId" FROM "Visitor" v
+             WHERE v.id = COALESCE($2, (SELECT c."visitorId" FROM "Conversation" c WHERE c.id = $1))) AS "visitorOrganizationId"`,
+    [conversationId ?? null, visitorId ?? null],
+  )
+  return { conversation: row.conversation, visitorOrganizationId: row.visitorOrganizationId }
+}
+
+/**
  * Checks, without writing anything, what a query continues: a conversationId must be a conversation of this agent,
  * or a well-formed id of no conversation at all (then it is started under that id), else 404; a visitorId a visitor
  * of the agent's organization, or a new id (then the visitor is created with it, as Chaindesk's widget makes up its
  * visitor ids) but never another organization's. A conversation is continued by its own visitor only: a member of
  * the organization naming another visitor gets 404 (leaving visitorId out continues it as its visitor); a public
  * caller who is not its visitor (visitorId left out or another one) starts a new conversation instead (issue 22),
- * so that nobody joins a stranger's conversation or learns its visitor's id.
+ * so that nobody joins a stranger's conversation or learns its visitor's id. `named`: what readNamedConversation
+ * read for this query, else it is read here.
  */
-export async function resolveConversationTarget(input: {
-  organizationId: string
-  agentId: string
-  conversationId?: string
-  visitorId?: string
-  /** The caller belongs to the agent's organization (an API key, the dashboard). */
-  member: boolean
-}): Promise<ConversationTarget> {
-  const prisma = await getPrisma()
+export async function resolveConversationTarget(
+  input: {
+    organizationId: string
+    agentId: string
+    conversationId?: string
+    visitorId?: string
+    /** The caller belongs to the agent's organization (an API key, the dashboard). */
+    member: boolean
+  },
+  named?: NamedConversation,
+): Promise<ConversationTarget> {
+  const { conversation, visitorOrganizationId } = named ?? (await readNamedConversation(input.conversationId, input.visitorId))
   let visitorId = input.visitorId ?? null
   let adopt = false
   let conversationId = input.conversationId ?? null
   if (input.conversationId) {
-    const conversation = await prisma.conversation.findUnique({
-      where: { id: input.conversationId },
-      select: { agentId: true, organizationId: true, visitorId: true },
-    })
     if (!conversation) {
       if (!ADOPTABLE_ID.test(input.conversationId)) throw new NotFound('Conversation')
       adopt = true
@@ -67,12 +92,9 @@ export async function resolveConversationTarget(input: {
       else visitorId = conversation.visitorId
     }
   }
-  let visitorExists = false
-  if (visitorId) {
-    const visitor = await prisma.visitor.findUnique({ where: { id: visitorId }, select: { organizationId: true } })
-    if (visitor && visitor.organizationId !== input.organizationId) throw new NotFound('Visitor')
-    visitorExists = visitor !== null
-  }
+  // the visitor read is the query's own, else the conversation's (the one a member continues as)
+  if (visitorId && visitorOrganizationId && visitorOrganizationId !== input.organizationId) throw new NotFound('Visitor')
+  const visitorExists = visitorId !== null && visitorOrganizationId !== null
   return { organizationId: input.organizationId, agentId: input.agentId, conversationId, adopt, visitorId, visitorExists }
 }
 

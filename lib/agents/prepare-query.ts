@@ -5,7 +5,7 @@ import { reserveAgentQuery } from '@/lib/usage/agent-queries'
 import type { AgentAccess } from './agent-access'
 import type { AgentWithDatastores } from './agent-resource'
 import type { AgentQuery } from './agent-schemas'
-import { openConversation, recentHistory, resolveConversationTarget } from './conversations'
+import { openConversation, recentHistory, resolveConversationTarget, type NamedConversation } from './conversations'
 import { chatModel, type ChatModel } from './model-catalogue'
 import { assemblePrompt, type AssembledPrompt, type PromptSettings } from './prompt'
 import { settleFailedAnswer, type OpenedQuery } from './query-outcome'
@@ -31,7 +31,7 @@ export interface PreparedQuery extends OpenedQuery {
   }
 }
 
-export async function prepareQuery(access: AgentAccess, asked: AgentQuery, signal?: AbortSignal): Promise<PreparedQuery> {
+export async function prepareQuery(access: AgentAccess, asked: AgentQuery, named: NamedConversation, signal?: AbortSignal): Promise<PreparedQuery> {
   const { agent } = access
   const body = honouredQuery(asked, agent, access.member)
   // the organization's own map first (issue 27): read with the agent for every answer, so an edit applies to the next one
@@ -42,7 +42,7 @@ export async function prepareQuery(access: AgentAccess, asked: AgentQuery, signa
     conversationId: body.conversationId,
     visitorId: body.visitorId,
     member: access.member,
-  })
+  }, named)
   const reservation = await reserveAgentQuery(access.organizationId)
   let conversationId: string | undefined
   try {

@@ -10,7 +10,8 @@ import { VISITOR_APOLOGY } from './model-failure'
 import { collectAnswer, runModel } from './model-run'
 import { prepareQuery } from './prepare-query'
 import { sourcesVisibilityFor } from './appearance'
-import { checkQueryVisitor, markVerifiedConversation } from './visitor-signature'
+import { checkQueryVisitor, checkVerifiedConversation, markVerifiedConversation } from './visitor-signature'
+import { readNamedConversation } from './conversations'
 
 // The query pipeline of spec §4.2 (DESIGN.md §7): the public rate limit, the preparation (which may refuse the
 // query), then the model run, whose events are the stream or, collected, the JSON answer. The edge frames them.
@@ -68,16 +69,19 @@ async function answerQuery(access: AgentAccess, body: AgentQuery, caller: QueryC
 async function answer(access: AgentAccess, body: AgentQuery, caller: QueryCaller): Promise<AgentReply> {
   // issue 14: a signed visitor is checked and runs under its verified record; a visitor sees the sources the agent
   // shows (the stored answer keeps them all)
-  const visitor = await checkQueryVisitor(access, body)
+  const visitor = checkQueryVisitor(access, body)
   const asked = visitor.verified ? { ...body, visitorId: visitor.visitorId } : body
+  // the conversation and the visitor, read once for every check below
+  const named = await readNamedConversation(asked.conversationId, asked.visitorId)
+  checkVerifiedConversation(named, visitor)
   // issue 23: while a person has the conversation the model is not called
-  const handedOver = await answerIfPersonHas(access, asked)
+  const handedOver = await answerIfPersonHas(access, asked, named)
   if (handedOver) {
     if (body.streaming) return { kind: 'stream', events: handoffEvents(handedOver), encoding: streamEncodingOf(body, caller.streamEncoding) }
     return { kind: 'json', answer: handedOver }
   }
   const prepared = {
-    ...(await prepareQuery(access, asked, caller.signal)),
+    ...(await prepareQuery(access, asked, named, caller.signal)),
     sourcesVisibility: sourcesVisibilityFor(access.member, access.agent.appearance),
     showToolCalls: access.member,
   }

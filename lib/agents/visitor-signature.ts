@@ -6,6 +6,7 @@ import { Forbidden, NotFound } from '@/lib/http/errors'
 import { decryptSecret, encryptSecret } from '@/lib/crypto/secrets'
 import type { AgentAccess } from './agent-access'
 import type { AgentQuery } from './agent-schemas'
+import type { NamedConversation } from './conversations'
 import { findAgent } from './agents'
 
 // Verified visitors (issue 14): the agent holds a signing secret (stored encrypted as webhook secrets are, shown
@@ -100,29 +101,23 @@ const NOT_VERIFIED = 'A valid visitor signature is required: sign the visitor id
 
 /**
  * Checks the query's visitor identity: a signature given must be valid (else 403 visitor_not_verified, also when it
- * has expired); an agent that requires signed visitors refuses a public caller without one; a conversation started
- * by a verified visitor is continued by that visitor only (else 404).
+ * has expired); an agent that requires signed visitors refuses a public caller without one.
  */
-export async function checkQueryVisitor(access: AgentAccess, body: AgentQuery, nowSeconds?: number): Promise<QueryVisitor> {
+export function checkQueryVisitor(access: AgentAccess, body: AgentQuery, nowSeconds?: number): QueryVisitor {
   const { agent } = access
   const signed = body.visitorSignature !== undefined || body.visitorExpires !== undefined
-  let visitor: QueryVisitor = { visitorId: body.visitorId, verified: false }
   if (signed) {
     const verifiedId = verifiedVisitorOf(agent, body, nowSeconds)
-    visitor = { visitorId: verifiedVisitorRecordId(access.organizationId, verifiedId), verifiedVisitorId: verifiedId, verified: true }
-  } else if (agent.requireSignedVisitors && !access.member) {
-    throw new Forbidden('visitor_not_verified', NOT_VERIFIED, { reason: 'unsigned' })
+    return { visitorId: verifiedVisitorRecordId(access.organizationId, verifiedId), verifiedVisitorId: verifiedId, verified: true }
   }
-  if (body.conversationId) await checkVerifiedConversation(body.conversationId, visitor)
-  return visitor
+  if (agent.requireSignedVisitors && !access.member) throw new Forbidden('visitor_not_verified', NOT_VERIFIED, { reason: 'unsigned' })
+  return { visitorId: body.visitorId, verified: false }
 }
 
-async function checkVerifiedConversation(conversationId: string, visitor: QueryVisitor): Promise<void> {
-  const prisma = await getPrisma()
-  const conversation = await prisma.conversation.findUnique({ where: { id: conversationId }, select: { verifiedVisitorId: true } })
-  if (conversation?.verifiedVisitorId && conversation.verifiedVisitorId !== visitor.verifiedVisitorId) {
-    throw new NotFound('Conversation')
-  }
+/** A conversation started by a verified visitor is continued by that visitor only (else 404). */
+export function checkVerifiedConversation(named: NamedConversation, visitor: QueryVisitor): void {
+  const verifiedVisitorId = named.conversation?.verifiedVisitorId
+  if (verifiedVisitorId && verifiedVisitorId !== visitor.verifiedVisitorId) throw new NotFound('Conversation')
 }
 
 /** Records the verified visitor on the conversation the query opened. */
