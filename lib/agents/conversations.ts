@@ -38,21 +38,41 @@ export interface NamedConversation {
   conversation: { agentId: string; organizationId: string; visitorId: string | null; verifiedVisitorId: string | null; isAiEnabled: boolean } | null
   /** The organization of the query's visitor (the id it gives, else the conversation's visitor); null when there is none. */
   visitorOrganizationId: string | null
+  /**
+   * The conversation's latest messages before this query's question, newest first (at most HISTORY_READ), when it is
+   * a conversation of the agent the query names: its history, read with it (recentHistory cuts it to the budget).
+   */
+  latestMessages: HistoryMessage[]
 }
 
-/** Reads the conversation `conversationId` names (if any) and the visitor the query would run under. */
-export async function readNamedConversation(conversationId: string | undefined, visitorId: string | undefined): Promise<NamedConversation> {
-  if (!conversationId && !visitorId) return { conversation: null, visitorOrganizationId: null }
+// Messages read for a conversation's history, the newest first, before the token budget cuts them
+const HISTORY_READ = 50
+
+/**
+ * Reads the conversation `conversationId` names (if any), the visitor the query would run under, and, when the
+ * conversation is one of `agent`'s, its latest messages (failed answers left out).
+ */
+export async function readNamedConversation(
+  agent: { organizationId: string; agentId: string },
+  conversationId: string | undefined,
+  visitorId: string | undefined,
+): Promise<NamedConversation> {
+  if (!conversationId && !visitorId) return { conversation: null, visitorOrganizationId: null, latestMessages: [] }
   const { sql } = await getDatabase()
-  const [row] = await sql.query<{ conversation: NamedConversation['conversation']; visitorOrganizationId: string | null }>(
+  const [row] = await sql.query<Omit<NamedConversation, 'latestMessages'> & { latestMessages: HistoryMessage[] | null }>(
     `SELECT (SELECT json_build_object('agentId', c."agentId", 'organizationId', c."organizationId", 'visitorId', c."visitorId",
                                       'verifiedVisitorId', c."verifiedVisitorId", 'isAiEnabled', c."isAiEnabled")
              FROM "Conversation" c WHERE c.id = $1) AS conversation,
             (SELECT v."organizationId" FROM "Visitor" v
-             WHERE v.id = COALESCE($2, (SELECT c."visitorId" FROM "Conversation" c WHERE c.id = $1))) AS "visitorOrganizationId"`,
-    [conversationId ?? null, visitorId ?? null],
+             WHERE v.id = COALESCE($2, (SELECT c."visitorId" FROM "Conversation" c WHERE c.id = $1))) AS "visitorOrganizationId",
+            (SELECT json_agg(json_build_object('role', m.role::text, 'text', m.text) ORDER BY m."createdAt" DESC, m.id DESC)
+             FROM (SELECT m.role, m.text, m."createdAt", m.id FROM "Message" m
+                   WHERE m."conversationId" = $1 AND m.error IS NULL
+                     AND EXISTS (SELECT 1 FROM "Conversation" c WHERE c.id = $1 AND c."organizationId" = $3 AND c."agentId" = $4)
+                   ORDER BY m."createdAt" DESC, m.id DESC LIMIT ${HISTORY_READ}) m) AS "latestMessages"`,
+    [conversationId ?? null, visitorId ?? null, agent.organizationId, agent.agentId],
   )
-  return { conversation: row.conversation, visitorOrganizationId: row.visitorOrganizationId }
+  return { ...row, latestMessages: row.latestMessages ?? [] }
 }
 
 /**
@@ -76,7 +96,7 @@ export async function resolveConversationTarget(
   },
   named?: NamedConversation,
 ): Promise<ConversationTarget> {
-  const { conversation, visitorOrganizationId } = named ?? (await readNamedConversation(input.conversationId, input.visitorId))
+  const { conversation, visitorOrganizationId } = named ?? (await readNamedConversation(input, input.conversationId, input.visitorId))
   let visitorId = input.visitorId ?? null
   let adopt = false
   let conversationId = input.conversationId ?? null
@@ -138,17 +158,23 @@ async function startConversation(target: ConversationTarget, visitorId: string, 
 
 /**
  * The latest messages before `beforeMessageId`, oldest first, as many as fit in AGENT_HISTORY_TOKENS. Failed answers
- * are left out.
+ * are left out. `latest`: those messages as readNamedConversation read them before the question was stored.
  */
-export async function recentHistory(conversationId: string, beforeMessageId: string): Promise<HistoryMessage[]> {
-  const budget = config().AGENT_HISTORY_TOKENS
-  if (budget === 0) return []
+export async function recentHistory(conversationId: string, beforeMessageId: string, latest?: HistoryMessage[]): Promise<HistoryMessage[]> {
+  if (config().AGENT_HISTORY_TOKENS === 0) return []
+  if (latest) return withinBudget(latest)
   const { sql } = await getDatabase()
   const messages = await sql.query<HistoryMessage>(
     `SELECT role::text AS role, text FROM "Message" WHERE "conversationId" = $1 AND error IS NULL AND id <> $2
-      ORDER BY "createdAt" DESC, id DESC LIMIT 50`,
+      ORDER BY "createdAt" DESC, id DESC LIMIT ${HISTORY_READ}`,
     [conversationId, beforeMessageId],
   )
+  return withinBudget(messages)
+}
+
+/** Messages (newest first) kept while they fit in AGENT_HISTORY_TOKENS, oldest first. */
+function withinBudget(messages: HistoryMessage[]): HistoryMessage[] {
+  const budget = config().AGENT_HISTORY_TOKENS
   const kept: HistoryMessage[] = []
   let used = 0
   for (const message of messages) {

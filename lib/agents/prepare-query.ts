@@ -48,8 +48,10 @@ export async function prepareQuery(access: AgentAccess, asked: AgentQuery, named
   try {
     const opened = await openConversation(target, { text: body.query, channel: access.channel })
     conversationId = opened.conversationId
-    // the history first: a follow-up is searched as the standalone question the model makes of it (issue 13)
-    const history = opened.started ? [] : await recentHistory(opened.conversationId, opened.questionId)
+    // the history first: a follow-up is searched as the standalone question the model makes of it (issue 13); a
+    // conversation that existed when the query read it came with its latest messages
+    const latest = !target.adopt && target.conversationId === opened.conversationId ? named.latestMessages : undefined
+    const history = opened.started ? [] : await recentHistory(opened.conversationId, opened.questionId, latest)
     const { fragments, ...retrieval } = await retrieveForQuestion({
       organizationId: access.organizationId,
       datastoreIds: agent.datastores.map(d => d.datastoreId),

@@ -72,7 +72,7 @@ async function answer(access: AgentAccess, body: AgentQuery, caller: QueryCaller
   const visitor = checkQueryVisitor(access, body)
   const asked = visitor.verified ? { ...body, visitorId: visitor.visitorId } : body
   // the conversation and the visitor, read once for every check below
-  const named = await readNamedConversation(asked.conversationId, asked.visitorId)
+  const named = await readNamedConversation({ organizationId: access.organizationId, agentId: access.agent.id }, asked.conversationId, asked.visitorId)
   checkVerifiedConversation(named, visitor)
   // issue 23: while a person has the conversation the model is not called
   const handedOver = await answerIfPersonHas(access, asked, named)
