@@ -118,11 +118,17 @@ export async function resolveConversationTarget(
   return { organizationId: input.organizationId, agentId: input.agentId, conversationId, adopt, visitorId, visitorExists }
 }
 
+/** The conversation a question went to, and the stored question. */
+export interface OpenedConversation {
+  conversationId: string
+  visitorId: string
+  questionId: string
+  /** A conversation this query began: no history. */
+  started: boolean
+}
+
 /** Creates what the target lacks (visitor, conversation) and stores the question. */
-export async function openConversation(
-  target: ConversationTarget,
-  question: { text: string; channel: ConversationChannel },
-): Promise<{ conversationId: string; visitorId: string; questionId: string; /** a conversation this query began: no history */ started: boolean }> {
+export async function openConversation(target: ConversationTarget, question: { text: string; channel: ConversationChannel }): Promise<OpenedConversation> {
   const { organizationId, agentId } = target
   // a conversation the client named and that may exist already: the visitor, the conversation and the question in turn
   if (target.adopt) {
@@ -158,22 +164,24 @@ async function startConversation(target: ConversationTarget, visitorId: string, 
 
 /**
  * The latest messages before `beforeMessageId`, oldest first, as many as fit in AGENT_HISTORY_TOKENS. Failed answers
- * are left out. `latest`: those messages as readNamedConversation read them before the question was stored.
+ * are left out.
  */
-export async function recentHistory(conversationId: string, beforeMessageId: string, latest?: HistoryMessage[]): Promise<HistoryMessage[]> {
+export async function recentHistory(conversationId: string, beforeMessageId: string): Promise<HistoryMessage[]> {
   if (config().AGENT_HISTORY_TOKENS === 0) return []
-  if (latest) return withinBudget(latest)
   const { sql } = await getDatabase()
   const messages = await sql.query<HistoryMessage>(
     `SELECT role::text AS role, text FROM "Message" WHERE "conversationId" = $1 AND error IS NULL AND id <> $2
       ORDER BY "createdAt" DESC, id DESC LIMIT ${HISTORY_READ}`,
     [conversationId, beforeMessageId],
   )
-  return withinBudget(messages)
+  return historyWithinBudget(messages)
 }
 
-/** Messages (newest first) kept while they fit in AGENT_HISTORY_TOKENS, oldest first. */
-function withinBudget(messages: HistoryMessage[]): HistoryMessage[] {
+/**
+ * Messages (newest first, as recentHistory and readNamedConversation read them) kept while they fit in
+ * AGENT_HISTORY_TOKENS, oldest first.
+ */
+export function historyWithinBudget(messages: HistoryMessage[]): HistoryMessage[] {
   const budget = config().AGENT_HISTORY_TOKENS
   const kept: HistoryMessage[] = []
   let used = 0

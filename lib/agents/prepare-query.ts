@@ -5,12 +5,12 @@ import { reserveAgentQuery } from '@/lib/usage/agent-queries'
 import type { AgentAccess } from './agent-access'
 import type { AgentWithDatastores } from './agent-resource'
 import type { AgentQuery } from './agent-schemas'
-import { openConversation, recentHistory, resolveConversationTarget, type NamedConversation } from './conversations'
+import { historyWithinBudget, openConversation, recentHistory, resolveConversationTarget, type ConversationTarget, type NamedConversation, type OpenedConversation } from './conversations'
 import { chatModel, type ChatModel } from './model-catalogue'
-import { assemblePrompt, type AssembledPrompt, type PromptSettings } from './prompt'
+import { assemblePrompt, type AssembledPrompt, type HistoryMessage, type PromptSettings } from './prompt'
 import { settleFailedAnswer, type OpenedQuery } from './query-outcome'
 import { honouredQuery } from './query-overrides'
-import { retrieveForQuestion } from './retrieval'
+import { retrieveForQuestion, type Retrieval } from './retrieval'
 import { storedTools, type StoredTool } from './tools'
 
 // Everything that can refuse a query (no model, unknown conversation, usage limit, retrieval) happens here, before
@@ -44,15 +44,10 @@ export async function prepareQuery(access: AgentAccess, asked: AgentQuery, named
     member: access.member,
   }, named)
   const reservation = await reserveAgentQuery(access.organizationId)
+  const opening = openConversation(target, { text: body.query, channel: access.channel })
   let conversationId: string | undefined
   try {
-    const opened = await openConversation(target, { text: body.query, channel: access.channel })
-    conversationId = opened.conversationId
-    // the history first: a follow-up is searched as the standalone question the model makes of it (issue 13); a
-    // conversation that existed when the query read it came with its latest messages
-    const latest = !target.adopt && target.conversationId === opened.conversationId ? named.latestMessages : undefined
-    const history = opened.started ? [] : await recentHistory(opened.conversationId, opened.questionId, latest)
-    const { fragments, ...retrieval } = await retrieveForQuestion({
+    const retrieve = (history: HistoryMessage[]) => retrieveForQuestion({
       organizationId: access.organizationId,
       datastoreIds: agent.datastores.map(d => d.datastoreId),
       question: body.query,
@@ -63,6 +58,9 @@ export async function prepareQuery(access: AgentAccess, asked: AgentQuery, named
       filters: body.filters,
       signal,
     })
+    const { opened, history, found } = await storeAndRetrieve(opening, knownHistory(target, named), retrieve)
+    conversationId = opened.conversationId
+    const { fragments, ...retrieval } = found
     const noSources = retrieval.noSources ? { instruction: agent.noAnswerMessage } : undefined
     return {
       organizationId: access.organizationId,
@@ -78,10 +76,35 @@ export async function prepareQuery(access: AgentAccess, asked: AgentQuery, named
       retrieval,
     }
   } catch (error) {
+    conversationId ??= (await opening.catch(() => undefined))?.conversationId
     // the model was never asked: the query does not count, and the stored question says why it has no answer
     await settleFailedAnswer({ reservation, organizationId: access.organizationId, agentId: agent.id, conversationId, sources: [] }, '', error instanceof Error ? error.message : String(error))
     throw error
   }
+}
+
+/**
+ * The question's history when it is known before the question is stored: none for a conversation the query begins,
+ * the latest messages read with a conversation that existed (readNamedConversation); undefined for a conversation
+ * under a client's id, which another query may be starting at this moment.
+ */
+function knownHistory(target: ConversationTarget, named: NamedConversation): HistoryMessage[] | undefined {
+  if (target.adopt) return undefined
+  return target.conversationId ? historyWithinBudget(named.latestMessages) : []
+}
+
+/**
+ * Stores the question and retrieves for it. With the history known, both at once: the retrieval's calls to the
+ * model (the follow-up's rewrite) and to the embeddings overlap the question's write. Both end before any answer.
+ */
+async function storeAndRetrieve(opening: Promise<OpenedConversation>, known: HistoryMessage[] | undefined, retrieve: (history: HistoryMessage[]) => Promise<Retrieval>) {
+  if (known) {
+    const [opened, found] = await Promise.all([opening, retrieve(known)])
+    return { opened, history: known, found }
+  }
+  const opened = await opening
+  const history = opened.started ? [] : await recentHistory(opened.conversationId, opened.questionId)
+  return { opened, history, found: await retrieve(history) }
 }
 
 /** The body's prompts, else the agent's. */
