@@ -10,7 +10,7 @@ import { chatModel, type ChatModel } from './model-catalogue'
 import { assemblePrompt, type AssembledPrompt, type HistoryMessage, type PromptSettings } from './prompt'
 import { settleFailedAnswer, type OpenedQuery } from './query-outcome'
 import { honouredQuery } from './query-overrides'
-import { retrieveForQuestion, type Retrieval } from './retrieval'
+import { retrieveForQuestion } from './retrieval'
 import { storedTools, type StoredTool } from './tools'
 
 // Everything that can refuse a query (no model, unknown conversation, usage limit, retrieval) happens here, before
@@ -47,7 +47,7 @@ export async function prepareQuery(access: AgentAccess, asked: AgentQuery, named
   const opening = openConversation(target, { text: body.query, channel: access.channel })
   let conversationId: string | undefined
   try {
-    const retrieve = (history: HistoryMessage[]) => retrieveForQuestion({
+    const retrieve = (history: HistoryMessage[], retrieving: AbortSignal) => retrieveForQuestion({
       organizationId: access.organizationId,
       datastoreIds: agent.datastores.map(d => d.datastoreId),
       question: body.query,
@@ -56,9 +56,9 @@ export async function prepareQuery(access: AgentAccess, asked: AgentQuery, named
       rewrite: body.rewriteQuestion ?? agent.rewriteQuestions,
       minScore: body.minScore ?? agent.minScore ?? DEFAULT_MIN_SCORE,
       filters: body.filters,
-      signal,
+      signal: retrieving,
     })
-    const { opened, history, found } = await storeAndRetrieve(opening, knownHistory(target, named), retrieve)
+    const { opened, history, found } = await storeAndRetrieve(opening, knownHistory(target, named), retrieve, signal)
     conversationId = opened.conversationId
     const { fragments, ...retrieval } = found
     const noSources = retrieval.noSources ? { instruction: agent.noAnswerMessage } : undefined
@@ -95,16 +95,24 @@ function knownHistory(target: ConversationTarget, named: NamedConversation): His
 
 /**
  * Stores the question and retrieves for it. With the history known, both at once: the retrieval's calls to the
- * model (the follow-up's rewrite) and to the embeddings overlap the question's write. Both end before any answer.
+ * model (the follow-up's rewrite) and to the embeddings overlap the question's write; a write that fails stops the
+ * retrieval (its signal). Both end before any answer.
  */
-async function storeAndRetrieve(opening: Promise<OpenedConversation>, known: HistoryMessage[] | undefined, retrieve: (history: HistoryMessage[]) => Promise<Retrieval>) {
+export async function storeAndRetrieve<Opened extends OpenedConversation, Found>(
+  opening: Promise<Opened>,
+  known: HistoryMessage[] | undefined,
+  retrieve: (history: HistoryMessage[], signal: AbortSignal) => Promise<Found>,
+  signal?: AbortSignal,
+): Promise<{ opened: Opened; history: HistoryMessage[]; found: Found }> {
+  const stop = new AbortController()
+  const retrieving = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal
   if (known) {
-    const [opened, found] = await Promise.all([opening, retrieve(known)])
+    const [opened, found] = await Promise.all([opening.catch(error => (stop.abort(error), Promise.reject(error))), retrieve(known, retrieving)])
     return { opened, history: known, found }
   }
   const opened = await opening
   const history = opened.started ? [] : await recentHistory(opened.conversationId, opened.questionId)
-  return { opened, history, found: await retrieve(history) }
+  return { opened, history, found: await retrieve(history, retrieving) }
 }
 
 /** The body's prompts, else the agent's. */
