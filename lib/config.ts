@@ -120,12 +120,18 @@ export type Config = z.infer<typeof ConfigSchema>
 
 const SETTINGS = Object.keys(ConfigSchema.shape) as (keyof Config)[]
 let cached: { fingerprint: string; value: Config } | undefined
+// The production server's environment is fixed once it runs (nothing of ours sets a setting at run time), so it
+// reads the settings once: checking every setting in process.env on each call (each read a getenv) cost ~20 µs, and
+// a question calls this dozens of times (2 % of the server's CPU under load, issue 28). Tests and scripts, which
+// change settings between cases, keep the check.
+const fixedEnvironment = process.env.NODE_ENV === 'production'
 
 /**
- * The settings, validated. Re-read whenever one of them changes in process.env (tests change them between cases);
- * otherwise served from a cache, since request paths call this many times.
+ * The settings, validated. Outside production, re-read whenever one of them changes in process.env (tests change them
+ * between cases); otherwise served from a cache, since request paths call this many times.
  */
 export function config(): Config {
+  if (fixedEnvironment && cached) return cached.value
   const fingerprint = SETTINGS.map(key => process.env[key] ?? '').join('\u0000')
   if (cached?.fingerprint === fingerprint) return cached.value
   const env = Object.fromEntries(SETTINGS.map(key => [key, process.env[key]]).filter(([, v]) => v !== undefined && v !== ''))
