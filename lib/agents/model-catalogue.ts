@@ -1,4 +1,5 @@
 import { createOpenAI } from '@ai-sdk/openai'
+import { outboundFetch } from '@/lib/outbound-fetch'
 import type { LanguageModel } from 'ai'
 import { z } from 'zod'
 import { config } from '@/lib/config'
@@ -65,7 +66,7 @@ export function chatModel(modelName: AgentModelName, overrides: ModelOverrides =
   }
   const id = modelCatalogue(overrides)[modelName]
   // .chat(): the Chat Completions API, which OpenAI-compatible servers implement (the default is the Responses API)
-  const provider = createOpenAI({ apiKey: env.OPENAI_API_KEY, baseURL: env.OPENAI_BASE_URL })
+  const provider = createOpenAI({ apiKey: env.OPENAI_API_KEY, baseURL: env.OPENAI_BASE_URL, fetch: outboundFetch })
   return { id, model: provider.chat(id) }
 }
 

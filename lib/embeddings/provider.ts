@@ -1,5 +1,6 @@
 import { metrics } from '@/lib/metrics/registry'
 import { createOpenAI } from '@ai-sdk/openai'
+import { outboundFetch } from '@/lib/outbound-fetch'
 import { embedMany } from 'ai'
 import { config } from '@/lib/config'
 import { UpstreamUnavailable } from '@/lib/http/errors'
@@ -21,7 +22,7 @@ export interface EmbeddingsProvider {
 export function embeddingsProvider(): EmbeddingsProvider | null {
   const env = config()
   if (!env.OPENAI_API_KEY) return null
-  const openai = createOpenAI({ apiKey: env.OPENAI_API_KEY, baseURL: env.OPENAI_BASE_URL })
+  const openai = createOpenAI({ apiKey: env.OPENAI_API_KEY, baseURL: env.OPENAI_BASE_URL, fetch: outboundFetch })
   const model = openai.embedding(env.EMBEDDINGS_MODEL)
   const dimensions = env.EMBEDDINGS_DIMENSIONS
   return {

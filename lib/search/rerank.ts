@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { config } from '@/lib/config'
 import { logger } from '@/lib/logger'
 import type { Fragment } from './types'
+import { outboundFetch } from '@/lib/outbound-fetch'
 
 // The optional reranker (README "Retrieval"): any server speaking the common /rerank API (Cohere, Jina, Hugging Face
 // TEI, vLLM, LocalAI): POST {RERANK_BASE_URL}/rerank {model, query, documents, top_n} → {results: [{index,
@@ -36,7 +37,7 @@ const RerankResponse = z.object({
 /** The reranker's order of `documents` for the query, best first, `topN` at most. Throws when it fails. */
 export async function rerank(settings: RerankerSettings, query: string, documents: string[], topN: number, signal?: AbortSignal) {
   const deadline = AbortSignal.timeout(settings.timeoutMs)
-  const res = await fetch(settings.url, {
+  const res = await outboundFetch(settings.url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {}) },
     body: JSON.stringify({ model: settings.model, query, documents, top_n: topN }),

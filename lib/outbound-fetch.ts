@@ -1,0 +1,97 @@
+import http from 'node:http'
+import https from 'node:https'
+import { Readable } from 'node:stream'
+import zlib from 'node:zlib'
+
+// The fetch of the model, embeddings and reranker calls: a request or two on every question (issue 28). Node's fetch
+// (undici's implementation of the standard: a Request object, the body as a web stream, a fetch controller) and
+// Next's wrapper around it in route handlers (its data cache's checks and trace span on each call) cost ~0.5–1 ms of
+// CPU a call, about 5 % of a question's; node:http with kept-alive connections gives the same Response for a
+// fraction. Anything this does not handle the same way is handed to Node's own fetch: a body that is not a string,
+// a redirect (followed there), a scheme other than http(s).
+
+type Fetch = typeof globalThis.fetch
+
+const keepAlive = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) } as const
+const NULL_BODY_STATUSES = new Set([101, 204, 205, 304])
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308])
+
+/** Node's own fetch, not the wrapper Next installs in its server. */
+function nodeFetch(): Fetch {
+  const current = globalThis.fetch as Fetch & { _nextOriginalFetch?: Fetch }
+  return current._nextOriginalFetch ?? current
+}
+
+/** What fetch rejects with when the request could not be sent or answered (as undici: a TypeError with the cause). */
+const fetchFailed = (cause: unknown) => Object.assign(new TypeError('fetch failed'), { cause })
+
+const abortReason = (signal: AbortSignal) => signal.reason ?? new DOMException('This operation was aborted', 'AbortError')
+
+function requestHeaders(init: RequestInit, body: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = {}
+  new Headers(init.headers).forEach((value, name) => void (headers[name] = value))
+  headers['accept'] ??= '*/*'
+  headers['accept-encoding'] ??= 'gzip, deflate, br'
+  if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body))
+  return headers
+}
+
+/** The response's body as fetch gives it: decoded from its content encoding. */
+function bodyOf(res: http.IncomingMessage): Readable {
+  const encoding = String(res.headers['content-encoding'] ?? '').trim().toLowerCase()
+  const decoder = encoding === 'gzip' || encoding === 'x-gzip' ? zlib.createGunzip() : encoding === 'deflate' ? zlib.createInflate() : encoding === 'br' ? zlib.createBrotliDecompress() : null
+  if (!decoder) return res
+  res.on('error', error => decoder.destroy(error))
+  return res.pipe(decoder)
+}
+
+function responseOf(res: http.IncomingMessage): Response {
+  const headers = new Headers()
+  for (let i = 0; i < res.rawHeaders.length; i += 2) headers.append(res.rawHeaders[i], res.rawHeaders[i + 1])
+  const status = res.statusCode ?? 502
+  if (NULL_BODY_STATUSES.has(status)) {
+    res.resume()
+    return new Response(null, { status, statusText: res.statusMessage, headers })
+  }
+  // the content encoding is undone here, as fetch does; its length no longer applies
+  const decoded = bodyOf(res)
+  if (decoded !== res) headers.delete('content-length')
+  return new Response(Readable.toWeb(decoded) as ReadableStream<Uint8Array>, { status, statusText: res.statusMessage, headers })
+}
+
+/** A fetch for outbound API calls (same contract as fetch for what they send: a string body or none). */
+export const outboundFetch: Fetch = (input, init = {}) => {
+  const url = new URL(input instanceof Request ? input.url : String(input))
+  const agent = keepAlive[url.protocol as keyof typeof keepAlive]
+  const body = init.body ?? undefined
+  if (input instanceof Request || !agent || (body !== undefined && typeof body !== 'string') || (init.redirect && init.redirect !== 'follow')) {
+    return nodeFetch()(input, init)
+  }
+  const { signal } = init
+  if (signal?.aborted) return Promise.reject(abortReason(signal))
+  return new Promise<Response>((resolve, reject) => {
+    const request = (url.protocol === 'https:' ? https : http).request(url, { method: (init.method ?? 'GET').toUpperCase(), headers: requestHeaders(init, body), agent })
+    const onAbort = () => request.destroy(abortReason(signal!))
+    signal?.addEventListener('abort', onAbort, { once: true })
+    request.on('error', error => {
+      signal?.removeEventListener('abort', onAbort)
+      reject(signal?.aborted ? abortReason(signal) : fetchFailed(error))
+    })
+    request.on('response', res => {
+      signal?.removeEventListener('abort', onAbort)
+      if (REDIRECT_STATUSES.has(res.statusCode ?? 0) && res.headers.location) {
+        // rare for an API: fetch's own redirect rules (methods, bodies, limits) apply
+        res.resume()
+        return resolve(nodeFetch()(input, init))
+      }
+      if (signal) {
+        // an abort after the headers ends the body with the reason, as fetch does
+        const stop = () => res.destroy(abortReason(signal))
+        signal.addEventListener('abort', stop, { once: true })
+        res.on('close', () => signal.removeEventListener('abort', stop))
+      }
+      resolve(responseOf(res))
+    })
+    request.end(body)
+  })
+}
