@@ -11,15 +11,11 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { createParser } from 'eventsource-parser'
+import { runCompare } from './load-compare'
 import { printProfile } from './load-profile'
+import { closedLoop, cpuMs, KEY, memoryMb, openLoop, ROOT, seed, sleep, startServer, stopped, summary, waitForHttp, freePort, ask } from './load-support'
 
-const ROOT = path.resolve(import.meta.dirname, '..', '..')
-const KEY = 'ads_bench_load_key_0123456789abcdef'
-const DOCUMENTS = 1_000
-
-interface Options { levels: number[]; seconds: number; rate: number; processes: number; profile?: string }
-interface Outcome { firstMs: number | null; status: number }
+interface Options { levels: number[]; seconds: number; rate: number; processes: number; profile?: string; compare?: string }
 
 function parseOptions(argv: string[]): Options {
   const value = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined)
@@ -29,146 +25,7 @@ function parseOptions(argv: string[]): Options {
     rate: Number(value('--rate') ?? 50),
     processes: Number(value('--processes') ?? 1),
     profile: value('--profile') && path.resolve(value('--profile')!),
-  }
-}
-
-const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms))
-
-async function waitForHttp(url: string, child: ChildProcess, label: string): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) throw new Error(`${label} exited (${child.exitCode})`)
-    if (await fetch(url).then(r => r.ok, () => false)) return
-    await sleep(250)
-  }
-  throw new Error(`${label} did not answer at ${url}`)
-}
-
-function freePort(base: number): number {
-  return base + Math.floor(Math.random() * 500)
-}
-
-/**
- * CPU ms of every PostgreSQL process on this machine (/proc/<pid>/comm "postgres"): the database's own share of a
- * question when BENCH_DATABASE_URL points at a local server (the throwaway one of ../shared/tools). 0 if none.
- */
-function postgresCpuMs(): number {
-  let total = 0
-  for (const pid of fs.readdirSync('/proc').filter(name => /^\d+$/.test(name))) {
-    try {
-      // with the CPU of backends that ended (a pool closes idle connections): the postmaster reaps them
-      if (fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') total += cpuMs(Number(pid), true)
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return total
-}
-
-/** A process's resident memory now and its peak so far, MB (Linux /proc: VmRSS, VmHWM). */
-function memoryMb(pid: number): { rss: number; peak: number } {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8')
-  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN)
-  return { rss: Math.round(kb('VmRSS') / 1024), peak: Math.round(kb('VmHWM') / 1024) }
-}
-
-/** utime + stime of a process, in ms (Linux /proc); with `reaped`, also those of its children that ended (cutime + cstime). */
-function cpuMs(pid: number, reaped = false): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
-  const ticks = Number(fields[11]) + Number(fields[12]) + (reaped ? Number(fields[13]) + Number(fields[14]) : 0)
-  return (ticks * 1000) / 100
-}
-
-function startServer(port: number, env: Record<string, string>, nodeArgs: string[] = []): ChildProcess {
-  // MALLOC_ARENA_MAX: as `npm start` sets it (package.json)
-  const child = spawn(process.execPath, [...nodeArgs, 'scripts/serve.mjs'], { cwd: ROOT, env: { MALLOC_ARENA_MAX: '2', ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', NEXT_TELEMETRY_DISABLED: '1', LOG_LEVEL: 'warn' }, stdio: ['ignore', 'ignore', 'inherit'] })
-  return child
-}
-
-async function seed(base: string): Promise<{ agentId: string; questions: string[] }> {
-  const dir = process.env.BENCH_BEIR ?? path.join(ROOT, '..', 'shared', 'data', 'scifact-train')
-  const docs = fs.readFileSync(path.join(dir, 'corpus.jsonl'), 'utf8').split('\n').filter(Boolean).slice(0, DOCUMENTS).map(l => JSON.parse(l) as { title: string; text: string })
-  const questions = fs.readFileSync(path.join(dir, 'queries.jsonl'), 'utf8').split('\n').filter(Boolean).map(l => (JSON.parse(l) as { text: string }).text)
-  const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }
-  const store = await (await fetch(`${base}/api/datastores`, { method: 'POST', headers, body: JSON.stringify({ name: 'SciFact' }) })).json() as { id: string }
-  for (let i = 0; i < docs.length; i += 250) {
-    const documents = docs.slice(i, i + 250).map(d => ({ text: `${d.title}\n\n${d.text}` }))
-    const res = await fetch(`${base}/api/datastores/upsert/${store.id}`, { method: 'POST', headers, body: JSON.stringify({ documents }) })
-    if (!res.ok) throw new Error(`upsert: ${res.status} ${await res.text()}`)
-  }
-  // until the worker has synched every document (none pending or running)
-  for (;;) {
-    const waiting = await (await fetch(`${base}/api/datastores/${store.id}/datasources?status=unsynched,pending,running&limit=1`, { headers })).json() as { items?: unknown[] }
-    if (!Array.isArray(waiting.items)) throw new Error(`datasources: ${JSON.stringify(waiting).slice(0, 300)}`)
-    if (waiting.items.length === 0) break
-    await sleep(1000)
-  }
-  const agent = await (await fetch(`${base}/api/agents`, { method: 'POST', headers, body: JSON.stringify({ name: 'Load', datastoreIds: [store.id], minScore: 0 }) })).json() as { id: string }
-  return { agentId: agent.id, questions }
-}
-
-/** One streamed question: the time to its first answer event, or its refusal. */
-async function ask(base: string, agentId: string, question: string): Promise<Outcome> {
-  const started = performance.now()
-  const res = await fetch(`${base}/api/agents/${agentId}/query`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ query: question, streaming: true }),
-  }).catch(() => null)
-  if (!res) return { firstMs: null, status: 0 }
-  if (res.status !== 200) {
-    await res.arrayBuffer().catch(() => {})
-    return { firstMs: null, status: res.status }
-  }
-  let first: number | null = null
-  let done = false
-  const parser = createParser({ onEvent: e => {
-    if (first === null && (e.event === 'answer' || (!e.event && e.data !== '[DONE]'))) first = performance.now() - started
-    if (e.data === '[DONE]') done = true
-  } })
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader()
-  for (let read = await reader.read(); !read.done; read = await reader.read()) parser.feed(read.value)
-  return { firstMs: first, status: done && first !== null ? 200 : 599 }
-}
-
-type Run = [outcomes: Outcome[], seconds: number, cpu: number, databaseCpu: number]
-
-/** `level` visitors, each asking again as soon as its answer ends, for `seconds`. */
-async function closedLoop(level: number, seconds: number, asker: () => Promise<Outcome>, serverCpu: () => number): Promise<Run> {
-  const outcomes: Outcome[] = []
-  const [cpu, databaseCpu] = [serverCpu(), postgresCpuMs()]
-  const until = performance.now() + seconds * 1000
-  await Promise.all(Array.from({ length: level }, async () => {
-    while (performance.now() < until) outcomes.push(await asker())
-  }))
-  return [outcomes, seconds, serverCpu() - cpu, postgresCpuMs() - databaseCpu]
-}
-
-/** `rate` questions arriving a second for `seconds`, whatever the answers do. */
-async function openLoop(rate: number, seconds: number, asker: () => Promise<Outcome>, serverCpu: () => number): Promise<Run> {
-  const outcomes: Promise<Outcome>[] = []
-  const [cpu, databaseCpu] = [serverCpu(), postgresCpuMs()]
-  const started = performance.now()
-  for (let i = 0; i < rate * seconds; i++) {
-    const due = started + (i * 1000) / rate
-    if (due > performance.now()) await sleep(due - performance.now())
-    outcomes.push(asker())
-  }
-  const done = await Promise.all(outcomes)
-  return [done, (performance.now() - started) / 1000, serverCpu() - cpu, postgresCpuMs() - databaseCpu]
-}
-
-function summary(label: string, outcomes: Outcome[], seconds: number, cpu: number, databaseCpu: number) {
-  console.error(`${label}: ${outcomes.length} questions`)
-  const ok = outcomes.filter(o => o.status === 200).map(o => o.firstMs!).sort((a, b) => a - b)
-  const at = (p: number) => (ok.length ? Math.round(ok[Math.min(ok.length - 1, Math.floor((p / 100) * ok.length))]) : NaN)
-  return {
-    load: label,
-    questions_per_s: Math.round((ok.length / seconds) * 10) / 10,
-    first_p50_ms: at(50), first_p95_ms: at(95), first_p99_ms: at(99),
-    cpu_ms_per_question: ok.length ? Math.round((cpu / ok.length) * 10) / 10 : NaN,
-    database_cpu_ms_per_question: ok.length ? Math.round((databaseCpu / ok.length) * 10) / 10 : NaN,
-    errors: outcomes.filter(o => o.status !== 200 && o.status !== 503).length,
-    refused_503: outcomes.filter(o => o.status === 503).length,
+    compare: value('--compare') && path.resolve(value('--compare')!),
   }
 }
 
@@ -176,6 +33,7 @@ export async function run(argv: string[] = []): Promise<void> {
   const options = parseOptions(argv)
   const built = spawnSync(process.execPath, ['scripts/prepare.mjs', '--build'], { cwd: ROOT, stdio: 'inherit' })
   if (built.status !== 0) throw new Error('the build failed')
+  if (options.compare) return runCompare(options.compare, options)
   const modelPort = freePort(41000)
   const model = spawn(process.execPath, ['e2e/support/fake-openai-server.mjs', String(modelPort)], { cwd: ROOT, stdio: 'ignore' })
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-load-'))
@@ -222,14 +80,6 @@ export async function run(argv: string[] = []): Promise<void> {
     fs.rmSync(dataDir, { recursive: true, force: true })
   }
   if (options.profile) printProfile(options.profile)
-}
-
-function stopped(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve()
-  return new Promise(resolve => {
-    child.once('exit', () => resolve())
-    child.kill('SIGTERM')
-  })
 }
 
 async function restartProfiled(server: { child: ChildProcess; base: string }, env: Record<string, string>, dir: string): Promise<ChildProcess> {
