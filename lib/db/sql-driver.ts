@@ -86,12 +86,19 @@ function settingsThenQuery<T>(driver: SqlDriver, settings: string, sql: string, 
   })
 }
 
+/**
+ * Parameters as node-postgres should send them: a Date as its UTC time (toISOString(), as PGlite sends it).
+ * node-postgres writes a Date in the server's local time with its offset, which a `timestamp` column drops: outside UTC
+ * every Date written in plain SQL was off by the offset.
+ */
+const utcParams = (params?: unknown[]) => params?.map(value => (value instanceof Date ? value.toISOString() : value))
+
 export function postgresDriver(pool: Pool): SqlDriver {
   const driver: SqlDriver = {
     kind: 'postgres',
     queryWithSettings: (settings, sql, params) => settingsThenQuery(driver, settings, sql, params),
     exec: async sql => { await pool.query(sql) },
-    query: async <T,>(sql: string, params?: unknown[]) => (await pool.query({ text: sql, values: params, types: POSTGRES_TYPES })).rows as T[],
+    query: async <T,>(sql: string, params?: unknown[]) => (await pool.query({ text: sql, values: utcParams(params), types: POSTGRES_TYPES })).rows as T[],
     transaction: async fn => {
       const client = await pool.connect()
       try {
@@ -99,7 +106,7 @@ export function postgresDriver(pool: Pool): SqlDriver {
         const result = await fn({
           kind: 'postgres',
           exec: async sql => { await client.query(sql) },
-          query: async <T,>(sql: string, params?: unknown[]) => (await client.query({ text: sql, values: params, types: POSTGRES_TYPES })).rows as T[],
+          query: async <T,>(sql: string, params?: unknown[]) => (await client.query({ text: sql, values: utcParams(params), types: POSTGRES_TYPES })).rows as T[],
         })
         await client.query('COMMIT')
         return result

@@ -26,3 +26,13 @@ test('a time written as toISOString() reads back as the same time', async () => 
   const [row] = await sql.query<{ at: Date }>(`SELECT $1::timestamp AS at`, [now.toISOString()])
   expect(row.at).toEqual(now)
 })
+
+test('a Date passed as a parameter is written as the UTC time it is, on either database', async () => {
+  const { sql } = await getDatabase()
+  const at = new Date('2026-03-04T05:06:07.089Z')
+  const [row] = await sql.query<{ at: Date; text: string }>(`SELECT $1::timestamp AS at, $1::timestamp::text AS text`, [at])
+  expect(row.text).toBe('2026-03-04 05:06:07.089')
+  expect(row.at).toEqual(at)
+  const [inTransaction] = await sql.transaction(tx => tx.query<{ text: string }>(`SELECT $1::timestamp::text AS text`, [at]))
+  expect(inTransaction.text).toBe('2026-03-04 05:06:07.089')
+})
