@@ -37,9 +37,11 @@ function retryAtOf(failures: { createdAt: Date }[], limit: number, windowMs: num
   return new Date(failures[limit - 1].createdAt.getTime() + windowMs)
 }
 
+type Attempts = Pick<Awaited<ReturnType<typeof getPrisma>>, 'signInAttempt'>
+
 /** When `email` from `clientAddress` may sign in again, or null when it may now. */
-export async function throttledUntil(email: string, clientAddress: string, now = new Date(), limits = signInLimits()): Promise<Date | null> {
-  const prisma = await getPrisma()
+export async function throttledUntil(email: string, clientAddress: string, now = new Date(), limits = signInLimits(), db?: Attempts): Promise<Date | null> {
+  const prisma = db ?? (await getPrisma())
   const windowStart = new Date(now.getTime() - limits.windowMs)
   const lastSuccess = await prisma.signInAttempt.findFirst({
     where: { email, succeeded: true, createdAt: { gt: windowStart } },
@@ -48,22 +50,41 @@ export async function throttledUntil(email: string, clientAddress: string, now =
   })
   const since = lastSuccess?.createdAt ?? windowStart
   const newest = { orderBy: { createdAt: 'desc' as const }, select: { createdAt: true } }
-  const [accountFailures, addressFailures] = await Promise.all([
-    prisma.signInAttempt.findMany({ where: { email, succeeded: false, createdAt: { gt: since } }, take: limits.accountFailures, ...newest }),
-    // no address known (a server not behind scripts/serve.mjs or a proxy): one shared bucket would let anyone refuse
-    // everyone's sign-in, so only the account's limit applies
-    clientAddress === UNKNOWN_ADDRESS
-      ? []
-      : prisma.signInAttempt.findMany({ where: { clientAddress, succeeded: false, createdAt: { gt: windowStart } }, take: limits.addressFailures, ...newest }),
-  ])
+  const accountFailures = await prisma.signInAttempt.findMany({ where: { email, succeeded: false, createdAt: { gt: since } }, take: limits.accountFailures, ...newest })
+  // no address known (a server not behind scripts/serve.mjs or a proxy): one shared bucket would let anyone refuse
+  // everyone's sign-in, so only the account's limit applies
+  const addressFailures = clientAddress === UNKNOWN_ADDRESS
+    ? []
+    : await prisma.signInAttempt.findMany({ where: { clientAddress, succeeded: false, createdAt: { gt: windowStart } }, take: limits.addressFailures, ...newest })
   const times = [retryAtOf(accountFailures, limits.accountFailures, limits.windowMs), retryAtOf(addressFailures, limits.addressFailures, limits.windowMs)]
   const latest = Math.max(...times.map(t => t?.getTime() ?? 0))
   return latest > now.getTime() ? new Date(latest) : null
 }
 
-export async function recordSignInAttempt(email: string, clientAddress: string, succeeded: boolean, now = new Date()): Promise<void> {
+/**
+ * A password attempt about to be checked: refused (`retryAt`) while the account or the address is throttled, else
+ * stored now as a failure (`attemptId`), which the check turns into a success if the password is right. Stored before
+ * the check, because the check (argon2) takes tens of milliseconds: attempts sent together all passed the count before
+ * any of them was stored, so a burst of guesses got past the limit. The count and the store are one transaction holding
+ * the account's and the address's advisory locks (PostgreSQL: several web processes; the embedded database runs one
+ * transaction at a time), so attempts sent together are counted one after another.
+ */
+export async function reserveSignInAttempt(email: string, clientAddress: string, now = new Date(), limits = signInLimits()): Promise<{ retryAt: Date } | { attemptId: string }> {
   const prisma = await getPrisma()
-  await prisma.signInAttempt.create({ data: { email: email.slice(0, 320), clientAddress, succeeded, createdAt: now } })
+  const keys = [`sign-in account ${email}`, ...(clientAddress === UNKNOWN_ADDRESS ? [] : [`sign-in address ${clientAddress}`])].sort()
+  return prisma.$transaction(async tx => {
+    for (const key of keys) await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${key}))`
+    const retryAt = await throttledUntil(email, clientAddress, now, limits, tx)
+    if (retryAt) return { retryAt }
+    const attempt = await tx.signInAttempt.create({ data: { email: email.slice(0, 320), clientAddress, succeeded: false, createdAt: now }, select: { id: true } })
+    return { attemptId: attempt.id }
+  })
+}
+
+/** The reserved attempt's password was right: a success, which clears the account's failures before it. */
+export async function recordSignInSuccess(attemptId: string): Promise<void> {
+  const prisma = await getPrisma()
+  await prisma.signInAttempt.update({ where: { id: attemptId }, data: { succeeded: true } })
 }
 
 /** Attempts no window can count any more (kept a day at least); answers how many were removed. */

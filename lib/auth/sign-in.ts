@@ -2,7 +2,7 @@ import { recordAudit } from '@/lib/audit/record'
 import { getPrisma } from '@/lib/db/client'
 import { logger } from '@/lib/logger'
 import { checkCredentials } from './session-version'
-import { recordSignInAttempt, SignInThrottled, throttledUntil } from './sign-in-throttle'
+import { recordSignInSuccess, reserveSignInAttempt, SignInThrottled } from './sign-in-throttle'
 
 // A password sign-in (the dashboard's credentials provider): throttled, checked, counted and audited (issue 24).
 
@@ -30,13 +30,13 @@ export async function auditSignIn(action: SignInAction, email: string, clientAdd
  * address is refused: then the password is not even checked, and the attempt does not push the window on.
  */
 export async function signInWithPassword(email: string, password: string, clientAddress: string, now = new Date()) {
-  const retryAt = await throttledUntil(email, clientAddress, now)
-  if (retryAt) {
+  const attempt = await reserveSignInAttempt(email, clientAddress, now)
+  if ('retryAt' in attempt) {
     await auditSignIn('auth.sign_in_throttled', email, clientAddress)
-    throw new SignInThrottled(retryAt)
+    throw new SignInThrottled(attempt.retryAt)
   }
   const user = await checkCredentials(email, password)
-  await recordSignInAttempt(email, clientAddress, user !== null, now)
+  if (user) await recordSignInSuccess(attempt.attemptId)
   await auditSignIn(user ? 'auth.sign_in' : 'auth.sign_in_failed', email, clientAddress)
   return user
 }

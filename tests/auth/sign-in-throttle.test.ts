@@ -39,6 +39,16 @@ describe('sign-in throttling', () => {
     expect(await signInFrom(address, email, PASSWORD)).toMatch(/^SignInThrottled:/)
   })
 
+  test('wrong passwords sent together are counted one after another: the eleventh and later are refused', async () => {
+    const { email } = await memberWithPassword(PASSWORD)
+    const answers = await Promise.all(Array.from({ length: 16 }, (_, i) => signInFrom(newAddress(), email, `guess ${i}`)))
+    // before, each attempt was stored only after its password check, so all 16 were checked
+    expect(answers.filter(a => a === 'wrong')).toHaveLength(10)
+    expect(answers.filter(a => a.startsWith('SignInThrottled:'))).toHaveLength(6)
+    const prisma = await getPrisma()
+    expect(await prisma.signInAttempt.count({ where: { email } })).toBe(10)
+  })
+
   test('another account is not affected by one being refused', async () => {
     const locked = await memberWithPassword(PASSWORD)
     const other = await memberWithPassword(PASSWORD)
