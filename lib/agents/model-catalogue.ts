@@ -1,5 +1,5 @@
 import { createOpenAI } from '@ai-sdk/openai'
-import { outboundFetch } from '@/lib/outbound-fetch'
+import { outboundFetch } from '@/lib/http/outbound-fetch'
 import type { LanguageModel } from 'ai'
 import { z } from 'zod'
 import { config } from '@/lib/config'

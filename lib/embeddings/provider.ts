@@ -1,6 +1,6 @@
 import { metrics } from '@/lib/metrics/registry'
 import { createOpenAI } from '@ai-sdk/openai'
-import { outboundFetch } from '@/lib/outbound-fetch'
+import { outboundFetch } from '@/lib/http/outbound-fetch'
 import { embedMany } from 'ai'
 import { config } from '@/lib/config'
 import { UpstreamUnavailable } from '@/lib/http/errors'

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { config } from '@/lib/config'
 import { logger } from '@/lib/logger'
 import type { Fragment } from './types'
-import { outboundFetch } from '@/lib/outbound-fetch'
+import { outboundFetch } from '@/lib/http/outbound-fetch'
 
 // The optional reranker (README "Retrieval"): any server speaking the common /rerank API (Cohere, Jina, Hugging Face
 // TEI, vLLM, LocalAI): POST {RERANK_BASE_URL}/rerank {model, query, documents, top_n} → {results: [{index,

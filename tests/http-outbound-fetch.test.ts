@@ -2,9 +2,9 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import zlib from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { outboundFetch } from '@/lib/outbound-fetch'
+import { outboundFetch } from '@/lib/http/outbound-fetch'
 
-// lib/outbound-fetch.ts: the model, embeddings and reranker calls' fetch over node:http answers as fetch does
+// lib/http/outbound-fetch.ts: the model, embeddings and reranker calls' fetch over node:http answers as fetch does
 
 let server: http.Server
 let base: string
