@@ -8,21 +8,22 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { ask, cpuMs, freePort, KEY, type Outcome, ROOT, seed, sleep, startServer, stopped, summary, waitForHttp } from './load-support'
+import { ask, conversing, cpuMs, freePort, KEY, type Outcome, ROOT, seed, sleep, startServer, stopped, summary, waitForHttp } from './load-support'
 
 interface Side { label: string; child: ChildProcess; base: string; agentId: string; questions: string[]; next: number; dataDir: string }
 type Measured = [Outcome[], number, number, number]
 
-const asks = (side: Side) => ask(side.base, side.agentId, side.questions[side.next++ % side.questions.length])
+const asks = (side: Side, conversationId?: string) => ask(side.base, side.agentId, side.questions[side.next++ % side.questions.length], conversationId)
 
 /** `level` visitors split between the sides, each asking again as soon as its answer ends, for `seconds`. */
-async function closedLoop(level: number, seconds: number, sides: Side[]): Promise<Measured[]> {
+async function closedLoop(level: number, seconds: number, sides: Side[], followUps: number): Promise<Measured[]> {
   const outcomes = sides.map(() => [] as Outcome[])
   const cpu = sides.map(s => cpuMs(s.child.pid!))
   const until = performance.now() + seconds * 1000
   const each = Math.max(1, Math.round(level / sides.length))
   await Promise.all(sides.flatMap((side, k) => Array.from({ length: each }, async () => {
-    while (performance.now() < until) outcomes[k].push(await asks(side))
+    const visitor = conversing(conversationId => asks(side, conversationId), followUps)
+    while (performance.now() < until) outcomes[k].push(await visitor())
   })))
   return sides.map((s, k) => [outcomes[k], seconds, cpuMs(s.child.pid!) - cpu[k], 0])
 }
@@ -69,7 +70,7 @@ function report(rows: { load: string; measured: Measured[] }[], sides: Side[]): 
   }
 }
 
-export async function runCompare(dir: string, options: { levels: number[]; seconds: number; rate: number }): Promise<void> {
+export async function runCompare(dir: string, options: { levels: number[]; seconds: number; rate: number; followUps: number }): Promise<void> {
   if (process.env.BENCH_DATABASE_URL) throw new Error('--compare runs the embedded database only (each tree its own DATA_DIR)')
   if (!fs.existsSync(path.join(dir, '.next', 'BUILD_ID'))) throw new Error(`${dir} has no build: run \`node scripts/prepare.mjs --build\` there first`)
   const modelPort = freePort(41000)
@@ -85,9 +86,9 @@ export async function runCompare(dir: string, options: { levels: number[]; secon
     for (const side of sides) Object.assign(side, await seed(side.base))
     const load = os.loadavg()[0]
     const rows = []
-    for (const level of options.levels) rows.push({ load: `${level} at a time`, measured: await closedLoop(level, options.seconds, sides) })
+    for (const level of options.levels) rows.push({ load: `${level} at a time`, measured: await closedLoop(level, options.seconds, sides, options.followUps) })
     if (options.rate > 0) rows.push({ load: `${options.rate} arriving a second`, measured: await openLoop(options.rate, options.seconds, sides) })
-    console.log(`\nCommand: \`npm run bench:load -- --compare ${dir} --levels ${options.levels.join(',')} --seconds ${options.seconds} --rate ${options.rate}\` (embedded PGlite; 1,000 SciFact abstracts each; load average at start ${load.toFixed(1)}, ${os.cpus().length} cores)\n`)
+    console.log(`\nCommand: \`npm run bench:load -- --compare ${dir} --levels ${options.levels.join(',')} --seconds ${options.seconds} --rate ${options.rate}${options.followUps ? ` --follow-ups ${options.followUps}` : ''}\` (embedded PGlite; 1,000 SciFact abstracts each; load average at start ${load.toFixed(1)}, ${os.cpus().length} cores)\n`)
     report(rows, sides)
   } finally {
     await Promise.all(sides.map(s => stopped(s.child)))

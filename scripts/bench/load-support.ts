@@ -9,7 +9,8 @@ export const ROOT = path.resolve(import.meta.dirname, '..', '..')
 export const KEY = 'ads_bench_load_key_0123456789abcdef'
 const DOCUMENTS = 1_000
 
-export interface Outcome { firstMs: number | null; status: number }
+/** A question's outcome; `conversationId`: the conversation its answer went to (a follow-up continues it). */
+export interface Outcome { firstMs: number | null; status: number; conversationId?: string }
 
 export const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms))
 
@@ -86,13 +87,13 @@ export async function seed(base: string): Promise<{ agentId: string; questions: 
   return { agentId: agent.id, questions }
 }
 
-/** One streamed question: the time to its first answer event, or its refusal. */
-export async function ask(base: string, agentId: string, question: string): Promise<Outcome> {
+/** One streamed question (in `conversationId`, a follow-up): the time to its first answer event, or its refusal. */
+export async function ask(base: string, agentId: string, question: string, conversationId?: string): Promise<Outcome> {
   const started = performance.now()
   const res = await fetch(`${base}/api/agents/${agentId}/query`, {
     method: 'POST',
     headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ query: question, streaming: true }),
+    body: JSON.stringify({ query: question, streaming: true, ...(conversationId ? { conversationId } : {}) }),
   }).catch(() => null)
   if (!res) return { firstMs: null, status: 0 }
   if (res.status !== 200) {
@@ -101,24 +102,42 @@ export async function ask(base: string, agentId: string, question: string): Prom
   }
   let first: number | null = null
   let done = false
+  let answeredIn: string | undefined
   const parser = createParser({ onEvent: e => {
     if (first === null && (e.event === 'answer' || (!e.event && e.data !== '[DONE]'))) first = performance.now() - started
+    if (e.event === 'endpoint_response') answeredIn = (JSON.parse(e.data) as { conversationId?: string }).conversationId
     if (e.data === '[DONE]') done = true
   } })
   const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader()
   for (let read = await reader.read(); !read.done; read = await reader.read()) parser.feed(read.value)
-  return { firstMs: first, status: done && first !== null ? 200 : 599 }
+  return { firstMs: first, status: done && first !== null ? 200 : 599, conversationId: answeredIn }
+}
+
+/**
+ * One visitor's questions: a first one, then `followUps` more in its conversation (the history read, the follow-up
+ * rewritten into a standalone question before the search), then a new conversation.
+ */
+export function conversing(asks: (conversationId?: string) => Promise<Outcome>, followUps: number): () => Promise<Outcome> {
+  let conversationId: string | undefined
+  let turn = 0
+  return async () => {
+    const outcome = await asks(turn > 0 ? conversationId : undefined)
+    conversationId = outcome.conversationId
+    turn = conversationId && turn < followUps ? turn + 1 : 0
+    return outcome
+  }
 }
 
 export type Run = [outcomes: Outcome[], seconds: number, cpu: number, databaseCpu: number]
 
-/** `level` visitors, each asking again as soon as its answer ends, for `seconds`. */
-export async function closedLoop(level: number, seconds: number, asker: () => Promise<Outcome>, serverCpu: () => number): Promise<Run> {
+/** `level` visitors (each from `visitor()`), each asking again as soon as its answer ends, for `seconds`. */
+export async function closedLoop(level: number, seconds: number, visitor: () => () => Promise<Outcome>, serverCpu: () => number): Promise<Run> {
   const outcomes: Outcome[] = []
   const [cpu, databaseCpu] = [serverCpu(), postgresCpuMs()]
   const until = performance.now() + seconds * 1000
   await Promise.all(Array.from({ length: level }, async () => {
-    while (performance.now() < until) outcomes.push(await asker())
+    const asks = visitor()
+    while (performance.now() < until) outcomes.push(await asks())
   }))
   return [outcomes, seconds, serverCpu() - cpu, postgresCpuMs() - databaseCpu]
 }

@@ -7,15 +7,18 @@
 // first answer event p50/p95/p99, the server's CPU ms a question (/proc, every server process), errors and 503s.
 // BENCH_DATABASE_URL=postgres://…: the server on PostgreSQL; with `--processes 2` a second web process (WORKER=off)
 // on the same database, requests round-robin.
+// `--follow-ups N`: each visitor of a closed loop asks N follow-ups in its conversation after a first question (its
+// history read, each rewritten into a standalone question by the model before the search); an open loop's arrivals
+// are first questions. `--compare DIR`: scripts/bench/load-compare.ts.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { runCompare } from './load-compare'
 import { printProfile } from './load-profile'
-import { closedLoop, cpuMs, KEY, memoryMb, openLoop, ROOT, seed, sleep, startServer, stopped, summary, waitForHttp, freePort, ask } from './load-support'
+import { closedLoop, cpuMs, KEY, memoryMb, openLoop, ROOT, seed, sleep, startServer, stopped, summary, waitForHttp, freePort, ask, conversing } from './load-support'
 
-interface Options { levels: number[]; seconds: number; rate: number; processes: number; profile?: string; compare?: string }
+interface Options { levels: number[]; seconds: number; rate: number; processes: number; followUps: number; profile?: string; compare?: string }
 
 function parseOptions(argv: string[]): Options {
   const value = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined)
@@ -24,6 +27,7 @@ function parseOptions(argv: string[]): Options {
     seconds: Number(value('--seconds') ?? 15),
     rate: Number(value('--rate') ?? 50),
     processes: Number(value('--processes') ?? 1),
+    followUps: Number(value('--follow-ups') ?? 0),
     profile: value('--profile') && path.resolve(value('--profile')!),
     compare: value('--compare') && path.resolve(value('--compare')!),
   }
@@ -62,12 +66,13 @@ export async function run(argv: string[] = []): Promise<void> {
     const base = () => servers[next % servers.length].base
     const serverCpu = () => servers.reduce((sum, s) => sum + cpuMs(s.child.pid!), 0)
     const asker = () => ask(base(), agentId, question())
+    const visitor = () => conversing(conversationId => ask(base(), agentId, question(), conversationId), options.followUps)
     const rows = []
     const load = os.loadavg()[0]
-    for (const level of options.levels) rows.push(summary(`${level} at a time`, ...(await closedLoop(level, options.seconds, asker, serverCpu))))
+    for (const level of options.levels) rows.push(summary(`${level} at a time`, ...(await closedLoop(level, options.seconds, visitor, serverCpu))))
     if (options.rate > 0) rows.push(summary(`${options.rate} arriving a second`, ...(await openLoop(options.rate, options.seconds, asker, serverCpu))))
     const database = process.env.BENCH_DATABASE_URL ? `PostgreSQL, ${options.processes} web process${options.processes > 1 ? 'es' : ''}` : 'embedded PGlite, one process'
-    console.log(`\nCommand: \`${process.env.BENCH_DATABASE_URL ? 'BENCH_DATABASE_URL=… ' : ''}npm run bench:load -- --levels ${options.levels.join(',')} --seconds ${options.seconds} --rate ${options.rate} --processes ${options.processes}\` (${database}; 1,000 SciFact abstracts; load average at start ${load.toFixed(1)}, ${os.cpus().length} cores)\n`)
+    console.log(`\nCommand: \`${process.env.BENCH_DATABASE_URL ? 'BENCH_DATABASE_URL=… ' : ''}npm run bench:load -- --levels ${options.levels.join(',')} --seconds ${options.seconds} --rate ${options.rate} --processes ${options.processes}${options.followUps ? ` --follow-ups ${options.followUps}` : ''}\` (${database}; 1,000 SciFact abstracts; load average at start ${load.toFixed(1)}, ${os.cpus().length} cores)\n`)
     const onPostgres = !!process.env.BENCH_DATABASE_URL
     console.log(`| load | questions/s | first answer p50 | p95 | p99 | server CPU a question |${onPostgres ? ' PostgreSQL CPU a question |' : ''} errors | 503 |`)
     console.log(`|---|---|---|---|---|---|${onPostgres ? '---|' : ''}---|---|`)
