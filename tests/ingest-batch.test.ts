@@ -53,6 +53,19 @@ describe('jobs run together', () => {
     }
   })
 
+  test('a lane prepares its next batch while the previous one is embedded and written', async () => {
+    const org = await createStore()
+    const docs = []
+    for (let i = 0; i < JOB_BATCH_SIZE + 8; i++) docs.push(await addText(org, text(i)))
+    // a slow embeddings model: the first batch's requests (one after the other) take seconds
+    model.fake.setBehaviour({ embeddingsDelayMs: 400 })
+    expect(await drainQueue({ concurrency: 1 })).toBe(JOB_BATCH_SIZE + 8)
+    // one lane, yet the second batch's request came while one of the first batch's was unanswered (before: one at a time)
+    const embeddings = model.fake.requests.filter(r => r.path === '/v1/embeddings') as unknown as { inFlight: number }[]
+    expect(Math.max(...embeddings.map(r => r.inFlight))).toBe(2)
+    for (const ds of [docs[0], docs.at(-1)!]) expect(await reload(ds.id)).toMatchObject({ status: 'synched', nbChunks: 1 })
+  })
+
   test('a full batch (JOB_BATCH_SIZE jobs) is claimed and written together, and a job the database refuses still fails alone', async () => {
     expect(JOB_BATCH_SIZE).toBeGreaterThanOrEqual(128) // one chunk INSERT for many documents: less of the BM25 statistics' cost a chunk
     const org = await createStore()

@@ -83,6 +83,7 @@ const sleep = ms => new Promise(r => setTimeout(r, ms))
 
 export async function startFakeOpenAI({ port = 0, host = '127.0.0.1' } = {}) {
   const requests = []
+  let embeddingsInFlight = 0
   let behaviour = {}
   let notionTarget = null
   const sockets = new Set()
@@ -132,10 +133,15 @@ export async function startFakeOpenAI({ port = 0, host = '127.0.0.1' } = {}) {
     if (url.pathname === '/v1/embeddings') {
       const inputs = Array.isArray(body.input) ? body.input : [body.input]
       const dims = body.dimensions ?? DEFAULT_DIMENSIONS
-      requests.push({ path: url.pathname, body: { model: body.model, count: inputs.length, dimensions: body.dimensions } })
-      if (behaviour.embeddingsMode === 'error') return json(500, { error: { message: 'embeddings failed (fake)' } })
-      // embeddingsDelayMs: a slow embeddings model (a job then stays mid-sync long enough to be interrupted)
-      if (behaviour.embeddingsDelayMs) await sleep(behaviour.embeddingsDelayMs)
+      // inFlight: embeddings requests unanswered when this one came, itself included
+      requests.push({ path: url.pathname, body: { model: body.model, count: inputs.length, dimensions: body.dimensions }, inFlight: ++embeddingsInFlight })
+      try {
+        if (behaviour.embeddingsMode === 'error') return json(500, { error: { message: 'embeddings failed (fake)' } })
+        // embeddingsDelayMs: a slow embeddings model (a job then stays mid-sync long enough to be interrupted)
+        if (behaviour.embeddingsDelayMs) await sleep(behaviour.embeddingsDelayMs)
+      } finally {
+        embeddingsInFlight--
+      }
       return json(200, {
         object: 'list',
         model: body.model,

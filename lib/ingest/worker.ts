@@ -9,7 +9,7 @@ import { sleep, startBackgroundLanes } from './background'
 import { messageOf } from './errors'
 import { BATCHED_TYPES } from './kinds'
 import { claimDatasources, claimNextDatasource } from './lifecycle'
-import { runJobs } from './pipeline/run-jobs'
+import { startJobs } from './pipeline/run-jobs'
 import { runHeartbeatLane } from './worker-heartbeat'
 
 /**
@@ -53,15 +53,17 @@ export function startWorker(options: { concurrency: number; pollMs?: number }): 
   const indexReady = ensureEmbeddingsIndex()
   const lane = async () => {
     await indexReady
+    const batches = new LaneBatches(workerId)
     while (!stopClaiming.signal.aborted) {
       let busy = false
       try {
-        busy = (await claimAndRun(workerId, leaseMs(), stopJobs.signal)) > 0
+        busy = await batches.next(() => claimAndStart(workerId, leaseMs(), stopJobs.signal))
       } catch (error) {
         logger.error('sync worker lane failed', { workerId, error: messageOf(error) })
       }
       if (!busy) await sleep(pollMs, stopClaiming.signal)
     }
+    await batches.end()
   }
   const lanes = Promise.all([...Array.from({ length: Math.max(1, options.concurrency) }, lane), startBackgroundLanes(workerId, stopClaiming.signal, stopJobs.signal), runHeartbeatLane(workerId, stopClaiming.signal)])
   logger.info('sync worker started', { workerId, concurrency: options.concurrency })
@@ -96,26 +98,52 @@ export async function drainQueue(options: { concurrency?: number; workerId?: str
   let processed = 0
   await ensureEmbeddingsIndex()
   const lane = async () => {
-    for (;;) {
-      const ran = await claimAndRun(workerId, lease)
-      if (ran === 0) return
-      processed += ran
-    }
+    const batches = new LaneBatches(workerId)
+    while (await batches.next(async () => {
+      const started = await claimAndStart(workerId, lease)
+      processed += started?.jobs ?? 0
+      return started
+    }));
+    await batches.end()
   }
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 1) }, lane))
   return processed
 }
 
 /**
- * Claims the next due job and runs it; a job of a batched kind (content at hand: text, file) comes with up to
- * JOB_BATCH_SIZE − 1 more of those kinds, run together. Returns how many jobs ran (0: nothing was due).
+ * Claims the next due job and starts it (run-jobs.ts startJobs): resolved once its jobs are prepared, with their end.
+ * A job of a batched kind (content at hand: text, file) comes with up to JOB_BATCH_SIZE − 1 more of those kinds, run
+ * together. Null when nothing was due.
  */
-async function claimAndRun(workerId: string, lease: number, stopSignal?: AbortSignal): Promise<number> {
+async function claimAndStart(workerId: string, lease: number, stopSignal?: AbortSignal): Promise<StartedBatch | null> {
   const job = await claimNextDatasource(workerId, lease)
-  if (!job) return 0
+  if (!job) return null
   const more = BATCHED_TYPES.includes(job.type) ? await claimDatasources(workerId, lease, { limit: JOB_BATCH_SIZE - 1, types: BATCHED_TYPES }) : []
-  await runJobs([job, ...more], workerId, { leaseMs: lease, stopSignal })
-  return 1 + more.length
+  const { finished } = await startJobs([job, ...more], workerId, { leaseMs: lease, stopSignal })
+  return { jobs: 1 + more.length, finished }
+}
+
+interface StartedBatch { jobs: number; finished: Promise<unknown> }
+
+/**
+ * A lane's batches: the next one is claimed and prepared while the previous one's last group is embedded and written,
+ * so that a lane has at most two batches under way; the one after waits for the first to end.
+ */
+class LaneBatches {
+  private writing: Promise<unknown> = Promise.resolve()
+  constructor(private workerId: string) {}
+
+  /** Starts the next batch (false when none was due, once the previous one has ended). */
+  async next(start: () => Promise<StartedBatch | null>): Promise<boolean> {
+    const started = await start()
+    await this.writing
+    this.writing = started ? started.finished.catch(error => logger.error('sync batch failed', { workerId: this.workerId, error: messageOf(error) })) : Promise.resolve()
+    return started !== null
+  }
+
+  end(): Promise<unknown> {
+    return this.writing
+  }
 }
 
 /** The vector index of the configured embeddings' size, made before the first chunk is written (not by the first query). */

@@ -9,7 +9,7 @@ import { kindOf, REFRESHABLE_TYPES } from '../kinds'
 import { refreshGroupStatus, scheduleNextRefresh, type ChunkWrite } from '../lifecycle'
 import { embedAndWrite, type Outcomes } from './embed-write'
 import { settleFailedJob } from './failure'
-import { startHeartbeat } from './heartbeat'
+import { startHeartbeat, type Heartbeat } from './heartbeat'
 import { PrepareContext, prepareDocument } from './prepare'
 import { afterJobs } from './settled'
 import { inSpan, openSpan } from '@/lib/tracing/spans'
@@ -26,20 +26,26 @@ const MAX_GROUP_CHUNKS = 512
  * MAX_GROUP_CHUNKS chunks. The leases are renewed while the jobs run; a job whose lease is lost writes nothing.
  * `stopSignal` gives unfinished jobs back to the queue.
  */
-export async function runJobs(claimed: Datasource[], workerId: string, options: { leaseMs: number; stopSignal?: AbortSignal }): Promise<RunStatus[]> {
-  // traced (issue 27): one `sync.run` span per batch; a job's preparation, the embeddings and the writes inside it
-  const span = openSpan('sync.run', { 'sync.jobs': claimed.length })
-  try {
-    const statuses = await span.run(() => runBatch(claimed, workerId, options))
-    span.end()
-    return statuses
-  } catch (error) {
-    span.end(error)
-    throw error
-  }
+export async function runJobs(claimed: Datasource[], workerId: string, options: RunOptions): Promise<RunStatus[]> {
+  return (await startJobs(claimed, workerId, options)).finished
 }
 
-async function runBatch(claimed: Datasource[], workerId: string, options: { leaseMs: number; stopSignal?: AbortSignal }): Promise<RunStatus[]> {
+export interface RunOptions { leaseMs: number; stopSignal?: AbortSignal }
+
+/**
+ * runJobs in two steps: resolves once every job is prepared and the last group is being embedded and written, with
+ * `finished`, the batch's end (its statuses; never rejects). A worker lane claims and prepares its next batch
+ * meanwhile (lib/ingest/worker.ts), so that reading and chunking documents (this thread) overlap the embeddings
+ * requests and the database's writes: one batch after the other, each side waited for the other (issue 28).
+ */
+export async function startJobs(claimed: Datasource[], workerId: string, options: RunOptions): Promise<{ finished: Promise<RunStatus[]> }> {
+  // traced (issue 27): one `sync.run` span per batch; a job's preparation, the embeddings and the writes inside it
+  const span = openSpan('sync.run', { 'sync.jobs': claimed.length })
+  const { finished } = await span.run(() => startBatch(claimed, workerId, options))
+  return { finished: finished.then(statuses => (span.end(), statuses)) }
+}
+
+async function startBatch(claimed: Datasource[], workerId: string, options: RunOptions): Promise<{ finished: Promise<RunStatus[]> }> {
   const started = Date.now()
   // one run per job, even if a caller passes one twice: two writes of one job in a transaction would double its chunks
   const jobs = [...new Map(claimed.map(j => [j.id, j])).values()]
@@ -53,41 +59,60 @@ async function runBatch(claimed: Datasource[], workerId: string, options: { leas
     },
     fail: async (job, error) => void statuses.set(job.id, await settleFailedJob(job, workerId, beat.reasonFor(job.id, error), error)),
   }
+  let last: Promise<void>
   try {
-    const provider = embeddingsProvider()
-    const context = await PrepareContext.load(jobs, provider)
-    let group: ChunkWrite[] = []
-    const flush = async () => {
-      const ready = group
-      group = []
-      context.forgetStoredTokens()
-      if (ready.length > 0) await embedAndWrite(ready, provider, workerId, beat, outcomes)
-    }
-    for (const job of jobs) {
-      try {
-        beat.signal.throwIfAborted()
-        // every log line of the job's run names the datasource and the attempt
-        const prepared = await withLogContext({ datasourceId: job.id, attempt: job.attempts }, () =>
-          inSpan('sync.job', { 'datasource.type': job.type, 'sync.attempt': job.attempts }, () => runUntilWrite(job, workerId, { leaseMs: options.leaseMs, signal: beat.signal }, context)),
-        )
-        if ('done' in prepared) outcomes.record(job, prepared.done)
-        else group.push(prepared.write)
-      } catch (error) {
-        await outcomes.fail(job, error)
-      }
-      // a group's chunks and embeddings stay in memory until written: large files are written as they come
-      if (group.reduce((n, w) => n + w.content.chunks.length, 0) >= MAX_GROUP_CHUNKS) await flush()
-    }
-    await flush()
+    last = (await prepareAndWrite(jobs, workerId, options.leaseMs, beat, outcomes)).last
   } catch (error) {
-    // the run as a whole stopped (the worker is stopping, the database failed): every open job ends as its own failure would
-    for (const job of jobs) if (!statuses.has(job.id)) await outcomes.fail(job, error)
-  } finally {
-    beat.stop()
+    last = Promise.reject(error)
   }
-  await afterJobs(jobs, statuses, new Set([...written.keys()].filter(id => statuses.get(id) === 'synched')))
-  await finish(jobs, statuses, written, started)
-  return claimed.map(j => statuses.get(j.id) ?? 'lease_lost')
+  const finished = (async () => {
+    try {
+      await last
+    } catch (error) {
+      // the run as a whole stopped (the worker is stopping, the database failed): every open job ends as its own failure would
+      for (const job of jobs) if (!statuses.has(job.id)) await outcomes.fail(job, error)
+    } finally {
+      beat.stop()
+    }
+    await afterJobs(jobs, statuses, new Set([...written.keys()].filter(id => statuses.get(id) === 'synched')))
+    await finish(jobs, statuses, written, started)
+    return claimed.map(j => statuses.get(j.id) ?? 'lease_lost')
+  })()
+  return { finished }
+}
+
+/**
+ * Every job prepared, each group embedded and written when full; resolves with `last`, the last group's embedding and
+ * write under way (which throws only when the run as a whole stopped).
+ */
+async function prepareAndWrite(jobs: Datasource[], workerId: string, leaseMs: number, beat: Heartbeat, outcomes: Outcomes): Promise<{ last: Promise<void> }> {
+  const provider = embeddingsProvider()
+  const context = await PrepareContext.load(jobs, provider)
+  let group: ChunkWrite[] = []
+  const flush = () => {
+    const ready = group
+    group = []
+    context.forgetStoredTokens()
+    return ready.length > 0 ? embedAndWrite(ready, provider, workerId, beat, outcomes) : Promise.resolve()
+  }
+  for (const job of jobs) {
+    try {
+      beat.signal.throwIfAborted()
+      // every log line of the job's run names the datasource and the attempt
+      const prepared = await withLogContext({ datasourceId: job.id, attempt: job.attempts }, () =>
+        inSpan('sync.job', { 'datasource.type': job.type, 'sync.attempt': job.attempts }, () => runUntilWrite(job, workerId, { leaseMs, signal: beat.signal }, context)),
+      )
+      if ('done' in prepared) outcomes.record(job, prepared.done)
+      else group.push(prepared.write)
+    } catch (error) {
+      await outcomes.fail(job, error)
+    }
+    // a group's chunks and embeddings stay in memory until written: large files are written as they come
+    if (group.reduce((n, w) => n + w.content.chunks.length, 0) >= MAX_GROUP_CHUNKS) await flush()
+  }
+  const last = flush()
+  last.catch(() => {}) // the caller awaits it (finished); not an unhandled rejection meanwhile
+  return { last }
 }
 
 /** A job up to the point where it has chunks to write, or to its end when it has none to write (a group, unchanged content, a limit). */
