@@ -13,11 +13,17 @@ const trustProxy = ['1', 'true', 'on', 'yes'].includes(String(process.env.TRUST_
 
 const app = next({ dev: false, dir: root, port, hostname: hostname === '0.0.0.0' ? 'localhost' : hostname })
 const handle = app.getRequestHandler()
+// the API's own routes are answered without Next's router (lib/api/direct-dispatch.ts, installed by instrumentation.ts);
+// pages, aliases, preflights and anything it does not know go to Next, as does any request before it is installed
+// (Next runs the instrumentation once it has started, not within prepare())
+globalThis.__directApiWanted = true
 await app.prepare()
+const base = `http://${hostname === '0.0.0.0' ? 'localhost' : hostname}:${port}`
 
 const server = http.createServer((req, res) => {
   const socketAddress = req.socket.remoteAddress ?? 'unknown'
   if (!trustProxy || !req.headers['x-forwarded-for']) req.headers['x-forwarded-for'] = socketAddress
+  if (globalThis.__directApi?.(req, res, base)) return
   handle(req, res)
 })
 server.listen(port, hostname, () => console.log(`▲ Ready on http://${hostname === '0.0.0.0' ? 'localhost' : hostname}:${port}`))

@@ -42,9 +42,25 @@ const defined = (attributes: SpanAttributes) => Object.fromEntries(Object.entrie
 export function openSpan(name: string, attributes: SpanAttributes = {}): OpenSpan {
   const otel = holder.__adsTracing
   if (!otel) return NOOP
-  const { api } = otel
   const span = otel.tracer.startSpan(name, { attributes: defined(attributes) })
-  const context = api.trace.setSpan(api.context.active(), span)
+  return spanHandle(otel.api, span, otel.api.trace.setSpan(otel.api.context.active(), span))
+}
+
+/**
+ * The span of a request to the API (lib/api/direct-dispatch.ts), named by its method and route: a child of the
+ * caller's span when its `traceparent` header names one, else the root of a trace.
+ */
+export function openRequestSpan(method: string, route: string, headers: Headers): OpenSpan {
+  const otel = holder.__adsTracing
+  if (!otel) return NOOP
+  const { api } = otel
+  const caller = api.propagation.extract(api.ROOT_CONTEXT, headers, { keys: h => [...h.keys()], get: (h, key) => h.get(key) ?? undefined })
+  const attributes = { 'http.request.method': method, 'http.route': route }
+  const span = otel.tracer.startSpan(`${method} ${route}`, { kind: api.SpanKind.SERVER, attributes }, caller)
+  return spanHandle(api, span, api.trace.setSpan(caller, span))
+}
+
+function spanHandle(api: typeof OtelApi, span: OtelApi.Span, context: OtelApi.Context): OpenSpan {
   let ended = false
   const end = (error?: unknown) => {
     if (ended) return

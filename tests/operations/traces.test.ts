@@ -5,6 +5,8 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { ROUTE_MODULES } from '@/app/api/registry'
+import { directDispatcher } from '@/lib/api/direct-dispatch'
 import { tracing } from '@/lib/tracing/spans'
 import { startTracing, stopTracing } from '@/lib/tracing/start'
 import { createAgentVia, queryAgentVia, useFakeModel } from '../helpers/agents'
@@ -115,5 +117,29 @@ describe('traces', () => {
     await flushed()
     const query = named('agent.query')[before]
     childOf(one('agent.model_call', query.traceId), query)
+  })
+
+  test("a request as `npm start` serves it: the caller's trace continues, the request's span holds agent.query", async () => {
+    const dispatch = directDispatcher(ROUTE_MODULES)
+    const server = http.createServer((req, res) => void (dispatch(req, res, 'http://127.0.0.1') || res.writeHead(404).end()))
+    await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+    try {
+      const tenant = await createTenant()
+      const agent = await createAgentVia(tenant)
+      const [traceId, callerSpan] = ['4bf92f3577b34da6a3ce929d0e0e4736', '00f067aa0ba902b7']
+      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/agents/${agent.id}/query`, {
+        method: 'POST',
+        headers: { ...tenant.headers, 'content-type': 'application/json', traceparent: `00-${traceId}-${callerSpan}-01` },
+        body: JSON.stringify({ query: 'Hello?', streaming: true }),
+      })
+      expect(res.status).toBe(200)
+      await res.text()
+      await flushed()
+      const request = one('POST /api/agents/{id}/query', traceId)
+      expect(request.parentSpanId).toBe(callerSpan)
+      childOf(one('agent.query', traceId), request)
+    } finally {
+      await new Promise(resolve => server.close(resolve))
+    }
   })
 })
