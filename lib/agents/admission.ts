@@ -44,11 +44,29 @@ export function admitQuestion(): () => void {
   }
 }
 
-/** The events of a streamed answer, its place released when the stream ends, fails or its reader stops early. */
-export async function* releasingAtEnd<T>(events: AsyncIterable<T>, release: () => void): AsyncGenerator<T, void, undefined> {
-  try {
-    yield* events
-  } finally {
-    release()
+/**
+ * The events of a streamed answer, its place released when the stream ends, fails or its reader stops early. A plain
+ * iterator rather than a generator: each piece of an answer passes every layer between the model and the socket.
+ */
+export function releasingAtEnd<T>(events: AsyncIterable<T>, release: () => void): AsyncIterable<T> {
+  return {
+    [Symbol.asyncIterator]() {
+      const inner = events[Symbol.asyncIterator]()
+      const failed = (error: unknown): never => {
+        release()
+        throw error
+      }
+      return {
+        next: () =>
+          inner.next().then(step => {
+            if (step.done) release()
+            return step
+          }, failed),
+        return: value => {
+          release()
+          return inner.return ? inner.return(value) : Promise.resolve({ done: true as const, value })
+        },
+      }
+    },
   }
 }

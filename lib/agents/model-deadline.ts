@@ -25,8 +25,10 @@ export function startModelDeadline(clientSignal: AbortSignal | undefined, silenc
     controller.abort(new Error(why === 'timeout' ? 'The model timed out' : 'The client went away'))
   }
   const arm = () => {
-    clearTimeout(timer)
-    if (!controller.signal.aborted) timer = setTimeout(() => stop('timeout'), silenceMs)
+    if (controller.signal.aborted) return
+    // a piece of the answer restarts the same timer (refresh: no new timer object for each of an answer's pieces)
+    if (timer) timer.refresh()
+    else timer = setTimeout(() => stop('timeout'), silenceMs)
   }
   const onClientAbort = () => stop('client')
   clientSignal?.addEventListener('abort', onClientAbort, { once: true })

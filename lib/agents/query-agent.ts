@@ -88,7 +88,7 @@ async function answer(access: AgentAccess, body: AgentQuery, caller: QueryCaller
   await markVerifiedConversation(prepared.conversationId, visitor)
   // a visitor reads a plain apology when the model fails, and the answer, not what its tools were asked; the
   // organization reads the cause and the tool calls (issues 22, 25)
-  const told = (events: AsyncIterable<AnswerEvent>) => (access.member ? events : withoutToolEvents(apologizeToVisitor(events)))
+  const told = (events: AsyncIterable<AnswerEvent>) => (access.member ? events : toVisitor(events))
   const run = (delivered: 'as-it-comes' | 'at-the-end') =>
     openSpan('agent.model_call', { 'gen_ai.request.model': prepared.model.id, 'agent.tools': prepared.tools.length }).iterate(runModel(prepared, caller.signal, delivered))
   if (body.streaming) {
@@ -97,9 +97,14 @@ async function answer(access: AgentAccess, body: AgentQuery, caller: QueryCaller
   return { kind: 'json', answer: await collectAnswer(told(run('at-the-end'))) }
 }
 
-/** The run's events with a failure's message replaced by the apology (its kind, hence the HTTP status, kept). */
-async function* apologizeToVisitor(events: AsyncIterable<AnswerEvent>): AsyncGenerator<AnswerEvent, void, undefined> {
+/**
+ * The run's events as a visitor reads them: the answer, not what the agent's tools were asked and answered, and a
+ * failure's message replaced by the apology (its kind, hence the HTTP status, kept). One pass: each piece of a
+ * streamed answer goes through every layer of generators between the model and the socket.
+ */
+async function* toVisitor(events: AsyncIterable<AnswerEvent>): AsyncGenerator<AnswerEvent, void, undefined> {
   for await (const event of events) {
+    if (event.type === 'tool_call' || event.type === 'tool_result') continue
     if (event.type !== 'error' || event.message === STOPPED_MESSAGE) {
       yield event
       continue
@@ -107,9 +112,4 @@ async function* apologizeToVisitor(events: AsyncIterable<AnswerEvent>): AsyncGen
     const cause = event.cause instanceof ModelError ? event.cause : undefined
     yield { type: 'error', message: VISITOR_APOLOGY, cause: cause?.kind === 'timeout' ? new ModelTimeout(VISITOR_APOLOGY, cause.failure) : new ModelFailed(VISITOR_APOLOGY, cause?.failure) }
   }
-}
-
-/** A visitor of a public agent reads the answer, not what the agent's tools were asked and answered. */
-async function* withoutToolEvents(events: AsyncIterable<AnswerEvent>): AsyncGenerator<AnswerEvent, void, undefined> {
-  for await (const event of events) if (event.type !== 'tool_call' && event.type !== 'tool_result') yield event
 }

@@ -1,6 +1,8 @@
 import type { ServerResponse } from 'node:http'
 import { once } from 'node:events'
 import zlib from 'node:zlib'
+import type { EventQueue } from './event-queue'
+import { eventQueueOf } from './sse'
 
 // A route handler's Web response written to Node's (lib/api/direct-dispatch.ts): status, headers, then the body as
 // it comes (an event stream piece by piece, with backpressure), the body cancelled when the client goes away. Text
@@ -53,10 +55,29 @@ async function pump(reader: ReadableStreamDefaultReader<Uint8Array>, target: Nod
   }
 }
 
+/** An answer's events, read from their queue rather than through the body's stream (lib/http/sse.ts). */
+async function sendEvents(queue: EventQueue, res: ServerResponse, gone: AbortSignal): Promise<void> {
+  const cancel = () => queue.cancel()
+  gone.addEventListener('abort', cancel, { once: true })
+  try {
+    res.flushHeaders()
+    for (;;) {
+      const chunk = queue.take() ?? (await queue.wait())
+      if (!chunk || gone.aborted) break
+      await write(res, chunk, gone)
+    }
+    res.end()
+  } finally {
+    gone.removeEventListener('abort', cancel)
+  }
+}
+
 /** Sends `response` on `res`; resolves when the body is written or the client has gone. */
 export async function sendBody(response: Response, res: ServerResponse, options: SendOptions): Promise<void> {
   writeHead(response, res, options.extraHeaders)
   if (!response.body) return void res.end()
+  const queue = eventQueueOf(response)
+  if (queue?.claim('direct')) return sendEvents(queue, res, options.gone)
   const reader = response.body.getReader()
   const cancel = () => void reader.cancel().catch(() => {})
   options.gone.addEventListener('abort', cancel, { once: true })
