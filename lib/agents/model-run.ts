@@ -7,6 +7,7 @@ import { unreachable, type AgentAnswer, type AnswerEvent, type ToolCallStart } f
 import { ModelFailed, type ModelError } from '@/lib/domain/errors'
 import { logger } from '@/lib/logger'
 import { startModelDeadline, type ModelDeadline } from './model-deadline'
+import { plainCall, providerParts } from './model-stream'
 import { describeModelFailure } from './model-failure'
 import { recordModelFailure, recordModelSuccess } from './model-health'
 import type { PreparedQuery } from './prepare-query'
@@ -98,6 +99,15 @@ function recordOf(run: ToolRun, part: Extract<ModelPart, { type: 'tool_result' }
 
 /** The model's text pieces and its token usage; throws when the call fails or is stopped. */
 async function* modelParts(query: PreparedQuery, deadline: ModelDeadline, run: ToolRun): AsyncGenerator<ModelPart, void, undefined> {
+  const plain = Object.keys(run.tools).length ? null : plainCall(query.model.model, query.prompt.system, query.prompt.messages)
+  if (plain) {
+    for await (const part of providerParts(plain, query.settings, deadline.signal)) {
+      deadline.touch()
+      yield part
+    }
+    if (deadline.cause) throw new Error('stopped')
+    return
+  }
   // a call that waits for an operator ends the run after its step (lib/agents/approvals continues it)
   const stopWhen = [stepCountIs(config().AGENT_MAX_TOOL_STEPS), () => run.pending.length > 0]
   const tools = Object.keys(run.tools).length ? { tools: run.tools, stopWhen } : {}

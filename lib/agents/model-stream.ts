@@ -1,0 +1,77 @@
+import type { LanguageModelV3, LanguageModelV3Prompt, LanguageModelV3StreamPart } from '@ai-sdk/provider'
+import { APICallError, type LanguageModel, type ModelMessage } from 'ai'
+import type { ModelTokens } from './query-outcome'
+
+// An agent without tools (most of them) has its model called through the provider's own streaming call (the `ai`
+// SDK's LanguageModelV3.doStream, which streamText itself calls): the same request and the same parts, without
+// streamText's pipeline around it (a tee, step and tool handling, telemetry), which each piece of an answer went
+// through in about eight web streams — ~15 % of a streamed question's CPU (docs/benchmarks.md). An agent with tools,
+// a prompt that is not plain text, or a model object of another kind still goes through streamText (model-run.ts).
+
+/** What a model run reads of the model: text pieces, then its token usage. */
+export type ProviderPart = { type: 'text'; text: string } | { type: 'usage'; tokens: ModelTokens }
+
+/** The first call waits this long before its one retry, as streamText's own retry does (2 s, then doubling). */
+const RETRY_DELAY_MS = 2_000
+
+export interface PlainCall {
+  model: LanguageModelV3
+  prompt: LanguageModelV3Prompt
+}
+
+function plainText(content: ModelMessage['content']): string | null {
+  if (typeof content === 'string') return content
+  if (!content.every(part => part.type === 'text')) return null
+  return content.map(part => (part as { text: string }).text).join('')
+}
+
+/** The call as the provider reads it, when the model is a provider's object and every message plain text; else null. */
+export function plainCall(model: LanguageModel, system: string, messages: ModelMessage[]): PlainCall | null {
+  if (typeof model === 'string' || model.specificationVersion !== 'v3') return null
+  const prompt: LanguageModelV3Prompt = [{ role: 'system', content: system }]
+  for (const message of messages) {
+    if (message.role !== 'user' && message.role !== 'assistant') return null
+    const text = plainText(message.content)
+    if (text === null) return null
+    prompt.push({ role: message.role, content: [{ type: 'text', text }] })
+  }
+  return { model, prompt }
+}
+
+type Settings = { temperature?: number; topP?: number; maxOutputTokens?: number; presencePenalty?: number; frequencyPenalty?: number }
+
+async function opened(call: PlainCall, settings: Settings, signal: AbortSignal): Promise<ReadableStream<LanguageModelV3StreamPart>> {
+  const options = { prompt: call.prompt, ...settings, abortSignal: signal }
+  try {
+    return (await call.model.doStream(options)).stream
+  } catch (error) {
+    // one retry of a call that failed before answering (a refused connection, a 429 or 5xx), as maxRetries: 1 did
+    if (!APICallError.isInstance(error) || !error.isRetryable || signal.aborted) throw error
+    await new Promise(resolve => setTimeout(resolve, RETRY_DELAY_MS))
+    signal.throwIfAborted()
+    return (await call.model.doStream(options)).stream
+  }
+}
+
+/** The model's text pieces and its usage; throws when the call fails, or the stream reports an error. */
+export async function* providerParts(call: PlainCall, settings: Settings, signal: AbortSignal): AsyncGenerator<ProviderPart, void, undefined> {
+  const reader = (await opened(call, settings, signal)).getReader()
+  let done = false
+  try {
+    for (;;) {
+      const step = await reader.read()
+      if (step.done) return void (done = true)
+      const part = step.value
+      if (part.type === 'text-delta') {
+        if (part.delta) yield { type: 'text', text: part.delta }
+      } else if (part.type === 'finish') {
+        yield { type: 'usage', tokens: { promptTokens: part.usage.inputTokens.total ?? 0, completionTokens: part.usage.outputTokens.total ?? 0 } }
+      } else if (part.type === 'error') {
+        throw part.error
+      }
+    }
+  } finally {
+    // a run stopped early (the client gone, an error) lets the provider close its request
+    if (!done) await reader.cancel().catch(() => {})
+  }
+}
