@@ -60,11 +60,17 @@ async function sendEvents(queue: EventQueue, res: ServerResponse, gone: AbortSig
   const cancel = () => queue.cancel()
   gone.addEventListener('abort', cancel, { once: true })
   try {
-    res.flushHeaders()
+    // the headers go with the first event, as Next sent them; each write is a system call, so what is already
+    // waiting (under load, several pieces) goes in one, and the last with the stream's end
     for (;;) {
       const chunk = queue.take() ?? (await queue.wait())
       if (!chunk || gone.aborted) break
-      await write(res, chunk, gone)
+      const waiting = [chunk]
+      let next = queue.take()
+      for (; next; next = queue.take()) waiting.push(next)
+      const joined = waiting.length === 1 ? chunk : Buffer.concat(waiting)
+      if (next === null) return void res.end(joined)
+      await write(res, joined, gone)
     }
     res.end()
   } finally {
