@@ -100,6 +100,8 @@ export async function sendBody(response: Response, res: ServerResponse, options:
       res.setHeader('content-length', first.value?.byteLength ?? 0)
       return void res.end(first.value)
     }
+    // a length the handler gave is the uncompressed body's
+    res.removeHeader('content-length')
     res.setHeader('content-encoding', 'gzip')
     const gzip = zlib.createGzip()
     gzip.pipe(res)

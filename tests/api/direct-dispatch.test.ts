@@ -143,6 +143,25 @@ describe('the API over the dispatcher, through real HTTP', () => {
     expect(Number(small.res.headers['content-length'])).toBe(small.body.length)
   })
 
+  test('an upload is read as sent, and a download that states its length is gzipped without it', async () => {
+    const tenant = await createTenant()
+    const store = await fetch(`${base}/api/datastores`, { method: 'POST', headers: { ...tenant.headers, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Manuals' }) })
+    const { id: datastoreId } = (await store.json()) as { id: string }
+    const text = 'Descale the Aurora kettle every four weeks. '.repeat(80)
+    const form = new FormData()
+    form.append('type', 'file')
+    form.append('datastoreId', datastoreId)
+    form.append('file', new File([text], 'care.txt', { type: 'text/plain' }))
+    const uploaded = await fetch(`${base}/api/datasources`, { method: 'POST', headers: tenant.headers, body: form })
+    expect(uploaded.status).toBe(201)
+    const { id } = (await uploaded.json()) as { id: string }
+    const download = await raw(`/api/datasources/${id}/original`, { headers: { ...tenant.headers, 'accept-encoding': 'gzip' } })
+    expect(download.res.statusCode).toBe(200)
+    expect(download.res.headers['content-encoding']).toBe('gzip')
+    expect(download.res.headers['content-length']).toBeUndefined()
+    expect(zlib.gunzipSync(download.body).toString()).toBe(text)
+  })
+
   test('a request body is read by the route as sent; errors keep their JSON shape', async () => {
     const tenant = await createTenant()
     const created = await raw('/api/agents', { method: 'POST', headers: { ...tenant.headers, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Direct' }) })
