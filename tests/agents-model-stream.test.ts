@@ -1,6 +1,7 @@
 import { APICallError, type ModelMessage } from 'ai'
-import { describe, expect, test } from 'vitest'
+import { afterEach, describe, expect, test } from 'vitest'
 import { chatModel } from '@/lib/agents/model-catalogue'
+import { startModelDeadline, type ModelDeadline } from '@/lib/agents/model-deadline'
 import { plainCall, providerParts, type ProviderPart } from '@/lib/agents/model-stream'
 import { useFakeModel } from './helpers/agents'
 
@@ -9,6 +10,9 @@ import { useFakeModel } from './helpers/agents'
 
 const model = useFakeModel()
 const settings = { temperature: 0 }
+const deadlines: ModelDeadline[] = []
+const deadline = () => deadlines[deadlines.push(startModelDeadline(undefined, 60_000)) - 1]
+afterEach(() => deadlines.splice(0).forEach(d => d.dispose()))
 
 async function collect(parts: AsyncIterable<ProviderPart>) {
   const out: ProviderPart[] = []
@@ -38,7 +42,7 @@ describe("the provider's streaming call", () => {
   test('the pieces arrive as the model writes them, then the usage', async () => {
     model.fake.setBehaviour({ reply: 'Two years, from the date of purchase.', delayMs: 1 })
     const call = plainCall(chatModel('model_3_5_turbo').model, 'Be brief.', [{ role: 'user', content: 'Warranty?' }])!
-    const parts = await collect(providerParts(call, settings, new AbortController().signal))
+    const parts = await collect(providerParts(call, settings, deadline()))
     const texts = parts.filter(p => p.type === 'text')
     expect(texts.length).toBeGreaterThan(1)
     expect(texts.map(p => p.text).join('')).toBe('Two years, from the date of purchase.')
@@ -50,13 +54,13 @@ describe("the provider's streaming call", () => {
     const call = plainCall(chatModel('model_3_5_turbo').model, 'Be brief.', [{ role: 'user', content: 'Hi' }])!
     model.fake.setBehaviour({ mode: 'error', status: 503 })
     const started = Date.now()
-    const failed = await collect(providerParts(call, settings, new AbortController().signal)).catch(error => error)
+    const failed = await collect(providerParts(call, settings, deadline())).catch(error => error)
     expect(APICallError.isInstance(failed) && failed.statusCode).toBe(503)
     expect(model.fake.chatRequests()).toHaveLength(2)
     expect(Date.now() - started).toBeGreaterThanOrEqual(1_900)
     model.fake.reset()
     model.fake.setBehaviour({ mode: 'error', status: 400 })
-    await expect(collect(providerParts(call, settings, new AbortController().signal))).rejects.toMatchObject({ statusCode: 400 })
+    await expect(collect(providerParts(call, settings, deadline()))).rejects.toMatchObject({ statusCode: 400 })
     expect(model.fake.chatRequests()).toHaveLength(1)
   })
 })

@@ -97,17 +97,16 @@ function recordOf(run: ToolRun, part: Extract<ModelPart, { type: 'tool_result' }
   return record
 }
 
-/** The model's text pieces and its token usage; throws when the call fails or is stopped. */
-async function* modelParts(query: PreparedQuery, deadline: ModelDeadline, run: ToolRun): AsyncGenerator<ModelPart, void, undefined> {
+/**
+ * The model's text pieces and its token usage; throws when the call fails or is stopped. A plain call reads the
+ * provider's stream directly (model-stream.ts: no layer between it and the run for each piece), others streamText's.
+ */
+function modelParts(query: PreparedQuery, deadline: ModelDeadline, run: ToolRun): AsyncIterable<ModelPart> {
   const plain = Object.keys(run.tools).length ? null : plainCall(query.model.model, query.prompt.system, query.prompt.messages)
-  if (plain) {
-    for await (const part of providerParts(plain, query.settings, deadline.signal)) {
-      deadline.touch()
-      yield part
-    }
-    if (deadline.cause) throw new Error('stopped')
-    return
-  }
+  return plain ? providerParts(plain, query.settings, deadline) : streamedParts(query, deadline, run)
+}
+
+async function* streamedParts(query: PreparedQuery, deadline: ModelDeadline, run: ToolRun): AsyncGenerator<ModelPart, void, undefined> {
   // a call that waits for an operator ends the run after its step (lib/agents/approvals continues it)
   const stopWhen = [stepCountIs(config().AGENT_MAX_TOOL_STEPS), () => run.pending.length > 0]
   const tools = Object.keys(run.tools).length ? { tools: run.tools, stopWhen } : {}

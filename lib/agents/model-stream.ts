@@ -1,5 +1,6 @@
 import type { LanguageModelV3, LanguageModelV3Prompt, LanguageModelV3StreamPart } from '@ai-sdk/provider'
 import { APICallError, type LanguageModel, type ModelMessage } from 'ai'
+import type { ModelDeadline } from './model-deadline'
 import type { ModelTokens } from './query-outcome'
 
 // An agent without tools (most of them) has its model called through the provider's own streaming call (the `ai`
@@ -53,14 +54,22 @@ async function opened(call: PlainCall, settings: Settings, signal: AbortSignal):
   }
 }
 
-/** The model's text pieces and its usage; throws when the call fails, or the stream reports an error. */
-export async function* providerParts(call: PlainCall, settings: Settings, signal: AbortSignal): AsyncGenerator<ProviderPart, void, undefined> {
-  const reader = (await opened(call, settings, signal)).getReader()
+/**
+ * The model's text pieces and its usage, each piece restarting the deadline's silence timer; throws when the call
+ * fails, the stream reports an error, or the deadline stopped it.
+ */
+export async function* providerParts(call: PlainCall, settings: Settings, deadline: Pick<ModelDeadline, 'signal' | 'touch' | 'cause'>): AsyncGenerator<ProviderPart, void, undefined> {
+  const reader = (await opened(call, settings, deadline.signal)).getReader()
   let done = false
   try {
     for (;;) {
       const step = await reader.read()
-      if (step.done) return void (done = true)
+      deadline.touch()
+      if (step.done) {
+        done = true
+        if (deadline.cause) throw new Error('stopped')
+        return
+      }
       const part = step.value
       if (part.type === 'text-delta') {
         if (part.delta) yield { type: 'text', text: part.delta }
