@@ -1,5 +1,5 @@
-// The production server that `npm start` runs: Next.js's request handler behind node:http, so that the client's
-// address is known. Next keeps a client-sent X-Forwarded-For, which would let anyone choose the address that public
+// The production server that `npm start` runs: node:http in front of the API's own routes (answered directly) and
+// Next.js's request handler (everything else), so that the client's address is known. Next keeps a client-sent X-Forwarded-For, which would let anyone choose the address that public
 // agents' rate limits count; here X-Forwarded-For is set from the socket, unless TRUST_PROXY=1 says a reverse proxy in
 // front sets it (then the last entry, the one that proxy appended, is the client).
 import http from 'node:http'
