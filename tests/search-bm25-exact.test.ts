@@ -41,9 +41,10 @@ describe('the pruned BM25 ranking is exact', () => {
         await tx.exec('SET LOCAL enable_seqscan = off')
         const stats = await textStatistics(tx, scope, question)
         const all = await rankByBm25(tx, scope, stats, texts.length)
-        for (const [limit, budget] of [[10, 1500], [40, 1500], [10, 20], [10, 100], [40, 200]]) {
-          const pruned = await rankByBm25(tx, scope, stats, limit, budget)
-          expect(pruned.map(r => r.id), `${question} (limit ${limit}, budget ${budget})`).toEqual(all.slice(0, limit).map(r => r.id))
+        // [limit, budget of a round, budget of the first round]
+        for (const [limit, budget, first] of [[10, 1500, 1500], [10, 1500, 300], [40, 1500, 300], [40, 1500, 30], [10, 20, 20], [10, 100, 100], [40, 200, 50]]) {
+          const pruned = await rankByBm25(tx, scope, stats, limit, budget, first)
+          expect(pruned.map(r => r.id), `${question} (limit ${limit}, budget ${budget}, first ${first})`).toEqual(all.slice(0, limit).map(r => r.id))
           pruned.forEach((r, i) => expect(r.score).toBeCloseTo(all[i].score, 4))
         }
       })
