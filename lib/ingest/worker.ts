@@ -9,7 +9,9 @@ import { sleep, startBackgroundLanes } from './background'
 import { messageOf } from './errors'
 import { BATCHED_TYPES } from './kinds'
 import { claimDatasources, claimNextDatasource } from './lifecycle'
-import { startJobs } from './pipeline/run-jobs'
+import { PrepareContext } from './pipeline/prepare'
+import { prepareJobs } from './pipeline/run-jobs'
+import { LaneBatches, type ClaimedBatch } from './lane-batches'
 import { runHeartbeatLane } from './worker-heartbeat'
 
 /**
@@ -53,11 +55,11 @@ export function startWorker(options: { concurrency: number; pollMs?: number }): 
   const indexReady = ensureEmbeddingsIndex()
   const lane = async () => {
     await indexReady
-    const batches = new LaneBatches(workerId)
+    const batches = new LaneBatches(workerId, claimed => prepareJobs(claimed.jobs, workerId, { leaseMs: leaseMs(), stopSignal: stopJobs.signal }, claimed.context))
     while (!stopClaiming.signal.aborted) {
       let busy = false
       try {
-        busy = await batches.next(() => claimAndStart(workerId, leaseMs(), stopJobs.signal))
+        busy = await batches.next(() => claimBatch(workerId, leaseMs()))
       } catch (error) {
         logger.error('sync worker lane failed', { workerId, error: messageOf(error) })
       }
@@ -98,11 +100,11 @@ export async function drainQueue(options: { concurrency?: number; workerId?: str
   let processed = 0
   await ensureEmbeddingsIndex()
   const lane = async () => {
-    const batches = new LaneBatches(workerId)
+    const batches = new LaneBatches(workerId, claimed => prepareJobs(claimed.jobs, workerId, { leaseMs: lease }, claimed.context))
     while (await batches.next(async () => {
-      const started = await claimAndStart(workerId, lease)
-      processed += started?.jobs ?? 0
-      return started
+      const claimed = await claimBatch(workerId, lease)
+      processed += claimed?.jobs.length ?? 0
+      return claimed
     }));
     await batches.end()
   }
@@ -111,39 +113,16 @@ export async function drainQueue(options: { concurrency?: number; workerId?: str
 }
 
 /**
- * Claims the next due job and starts it (run-jobs.ts startJobs): resolved once its jobs are prepared, with their end.
- * A job of a batched kind (content at hand: text, file) comes with up to JOB_BATCH_SIZE − 1 more of those kinds, run
- * together. Null when nothing was due.
+ * Claims the next due job, with up to JOB_BATCH_SIZE − 1 more when it is of a batched kind (content at hand: text,
+ * file), and reads what preparing them needs (their datastores, limits and stored tokens). Null when nothing was due.
  */
-async function claimAndStart(workerId: string, lease: number, stopSignal?: AbortSignal): Promise<StartedBatch | null> {
+async function claimBatch(workerId: string, lease: number): Promise<ClaimedBatch | null> {
   const job = await claimNextDatasource(workerId, lease)
   if (!job) return null
   const more = BATCHED_TYPES.includes(job.type) ? await claimDatasources(workerId, lease, { limit: JOB_BATCH_SIZE - 1, types: BATCHED_TYPES }) : []
-  const { finished } = await startJobs([job, ...more], workerId, { leaseMs: lease, stopSignal })
-  return { jobs: 1 + more.length, finished }
-}
-
-interface StartedBatch { jobs: number; finished: Promise<unknown> }
-
-/**
- * A lane's batches: the next one is claimed and prepared while the previous one's last group is embedded and written,
- * so that a lane has at most two batches under way; the one after waits for the first to end.
- */
-class LaneBatches {
-  private writing: Promise<unknown> = Promise.resolve()
-  constructor(private workerId: string) {}
-
-  /** Starts the next batch (false when none was due, once the previous one has ended). */
-  async next(start: () => Promise<StartedBatch | null>): Promise<boolean> {
-    const started = await start()
-    await this.writing
-    this.writing = started ? started.finished.catch(error => logger.error('sync batch failed', { workerId: this.workerId, error: messageOf(error) })) : Promise.resolve()
-    return started !== null
-  }
-
-  end(): Promise<unknown> {
-    return this.writing
-  }
+  const jobs = [job, ...more]
+  // read again by the batch itself when this fails: a failure there settles each job as failed
+  return { jobs, context: await PrepareContext.load(jobs, embeddingsProvider()).catch(() => undefined) }
 }
 
 /** The vector index of the configured embeddings' size, made before the first chunk is written (not by the first query). */

@@ -27,7 +27,13 @@ export class PrepareContext {
     const { prisma } = await getDatabase()
     const ids = [...new Set(jobs.map(j => j.datastoreId))]
     const stores = await prisma.datastore.findMany({ where: { id: { in: ids } }, select: { id: true, chunkSize: true, chunkOverlap: true } })
-    return new PrepareContext(new Map(stores.map(s => [s.id, s])), provider)
+    const context = new PrepareContext(new Map(stores.map(s => [s.id, s])), provider)
+    // read now, with the claim: not behind another batch's write, which holds the embedded database's one connection
+    for (const organizationId of new Set(jobs.map(j => j.organizationId))) {
+      await context.limitOf(organizationId)
+      await context.storedOf(organizationId)
+    }
+    return context
   }
 
   store(id: string): Store | undefined {

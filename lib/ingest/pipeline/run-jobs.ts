@@ -27,25 +27,30 @@ const MAX_GROUP_CHUNKS = 512
  * `stopSignal` gives unfinished jobs back to the queue.
  */
 export async function runJobs(claimed: Datasource[], workerId: string, options: RunOptions): Promise<RunStatus[]> {
-  return (await startJobs(claimed, workerId, options)).finished
+  return (await prepareJobs(claimed, workerId, options)).write()
 }
 
 export interface RunOptions { leaseMs: number; stopSignal?: AbortSignal }
 
+/** A batch prepared up to its last group's embedding and write, which `write` starts (once); it resolves with the statuses and never rejects. */
+export interface PreparedJobs { write(): Promise<RunStatus[]> }
+
 /**
- * runJobs in two steps: resolves once every job is prepared and the last group is being embedded and written, with
- * `finished`, the batch's end (its statuses; never rejects). A worker lane claims and prepares its next batch
- * meanwhile (lib/ingest/worker.ts), so that reading and chunking documents (this thread) overlap the embeddings
- * requests and the database's writes: one batch after the other, each side waited for the other (issue 28).
+ * runJobs in two steps: every job prepared (groups of large files embedded and written as they fill), then `write`.
+ * A worker lane claims its next batch, and reads what preparing it needs, before it writes the batch prepared
+ * before it (lib/ingest/worker.ts), so that reading and chunking documents (this thread) overlap the embeddings
+ * requests and the database's writes, even on the embedded database, whose one connection a write holds (issue 28).
+ * `context`: what preparing reads from the database, when the caller read it already (PrepareContext.load).
  */
-export async function startJobs(claimed: Datasource[], workerId: string, options: RunOptions): Promise<{ finished: Promise<RunStatus[]> }> {
+export async function prepareJobs(claimed: Datasource[], workerId: string, options: RunOptions, context?: PrepareContext): Promise<PreparedJobs> {
   // traced (issue 27): one `sync.run` span per batch; a job's preparation, the embeddings and the writes inside it
   const span = openSpan('sync.run', { 'sync.jobs': claimed.length })
-  const { finished } = await span.run(() => startBatch(claimed, workerId, options))
-  return { finished: finished.then(statuses => (span.end(), statuses)) }
+  const prepared = await span.run(() => prepareBatch(claimed, workerId, options, context))
+  let finished: Promise<RunStatus[]> | undefined
+  return { write: () => (finished ??= span.run(() => prepared.write()).then(statuses => (span.end(), statuses))) }
 }
 
-async function startBatch(claimed: Datasource[], workerId: string, options: RunOptions): Promise<{ finished: Promise<RunStatus[]> }> {
+async function prepareBatch(claimed: Datasource[], workerId: string, options: RunOptions, context?: PrepareContext): Promise<PreparedJobs> {
   const started = Date.now()
   // one run per job, even if a caller passes one twice: two writes of one job in a transaction would double its chunks
   const jobs = [...new Map(claimed.map(j => [j.id, j])).values()]
@@ -59,15 +64,15 @@ async function startBatch(claimed: Datasource[], workerId: string, options: RunO
     },
     fail: async (job, error) => void statuses.set(job.id, await settleFailedJob(job, workerId, beat.reasonFor(job.id, error), error)),
   }
-  let last: Promise<void>
+  let writeLast: () => Promise<void>
   try {
-    last = (await prepareAndWrite(jobs, workerId, options.leaseMs, beat, outcomes)).last
+    writeLast = (await prepareAll(jobs, workerId, options.leaseMs, beat, outcomes, context)).writeLast
   } catch (error) {
-    last = Promise.reject(error)
+    writeLast = () => Promise.reject(error)
   }
-  const finished = (async () => {
+  const write = async () => {
     try {
-      await last
+      await writeLast()
     } catch (error) {
       // the run as a whole stopped (the worker is stopping, the database failed): every open job ends as its own failure would
       for (const job of jobs) if (!statuses.has(job.id)) await outcomes.fail(job, error)
@@ -77,17 +82,17 @@ async function startBatch(claimed: Datasource[], workerId: string, options: RunO
     await afterJobs(jobs, statuses, new Set([...written.keys()].filter(id => statuses.get(id) === 'synched')))
     await finish(jobs, statuses, written, started)
     return claimed.map(j => statuses.get(j.id) ?? 'lease_lost')
-  })()
-  return { finished }
+  }
+  return { write }
 }
 
 /**
- * Every job prepared, each group embedded and written when full; resolves with `last`, the last group's embedding and
- * write under way (which throws only when the run as a whole stopped).
+ * Every job prepared, each group embedded and written when full; resolves with `writeLast`, which embeds and writes
+ * the last group (and throws only when the run as a whole stopped).
  */
-async function prepareAndWrite(jobs: Datasource[], workerId: string, leaseMs: number, beat: Heartbeat, outcomes: Outcomes): Promise<{ last: Promise<void> }> {
-  const provider = embeddingsProvider()
-  const context = await PrepareContext.load(jobs, provider)
+async function prepareAll(jobs: Datasource[], workerId: string, leaseMs: number, beat: Heartbeat, outcomes: Outcomes, loaded?: PrepareContext): Promise<{ writeLast: () => Promise<void> }> {
+  const context = loaded ?? (await PrepareContext.load(jobs, embeddingsProvider()))
+  const provider = context.provider
   let group: ChunkWrite[] = []
   const flush = () => {
     const ready = group
@@ -110,9 +115,7 @@ async function prepareAndWrite(jobs: Datasource[], workerId: string, leaseMs: nu
     // a group's chunks and embeddings stay in memory until written: large files are written as they come
     if (group.reduce((n, w) => n + w.content.chunks.length, 0) >= MAX_GROUP_CHUNKS) await flush()
   }
-  const last = flush()
-  last.catch(() => {}) // the caller awaits it (finished); not an unhandled rejection meanwhile
-  return { last }
+  return { writeLast: flush }
 }
 
 /** A job up to the point where it has chunks to write, or to its end when it has none to write (a group, unchanged content, a limit). */
