@@ -6,9 +6,9 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { describe, expect, test } from 'vitest'
+import { describe, expect, test, vi } from 'vitest'
 import { getDatabase, openPglite } from '@/lib/db/client'
-import { mergeGinPendingLists, vacuumIfNeeded } from '@/lib/db/auto-analyze'
+import { AFTER_WRITES_MS, mergeGinPendingLists, startAutoAnalyze, vacuumIfNeeded } from '@/lib/db/auto-analyze'
 import { ensureVectorIndex } from '@/lib/db/vector-index'
 import type { SqlDriver } from '@/lib/db/sql-driver'
 
@@ -98,6 +98,33 @@ describe("the embedded database's maintenance", () => {
     } finally {
       await db.close()
       fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('the embedded database looks again soon after chunks are written', () => {
+  test('one check AFTER_WRITES_MS after the last write, not at the next period', async () => {
+    vi.useFakeTimers()
+    const statements: string[] = []
+    const sql = { query: async (text: string) => (statements.push(text), []), transaction: async () => [], exec: async () => [] } as unknown as SqlDriver
+    const maintenance = startAutoAnalyze(sql, 60_000)
+    try {
+      await vi.advanceTimersByTimeAsync(2_000) // the check after opening
+      const checks = () => statements.filter(s => s.includes('n_dead_tup')).length
+      expect(checks()).toBe(1)
+      // a synchronisation writing batch after batch: checked once it pauses
+      for (let i = 0; i < 5; i++) {
+        maintenance.chunksChanged()
+        await vi.advanceTimersByTimeAsync(AFTER_WRITES_MS / 2)
+      }
+      expect(checks()).toBe(1)
+      await vi.advanceTimersByTimeAsync(AFTER_WRITES_MS / 2)
+      expect(checks()).toBe(2)
+      // and the table's statistics are what it checked
+      expect(statements.filter(s => s.includes('pg_stats')).length).toBe(2)
+    } finally {
+      await maintenance.stop()
+      vi.useRealTimers()
     }
   })
 })

@@ -1,5 +1,5 @@
 // The worker runs several text and file jobs together (lib/ingest/run-batch.ts): each keeps its own outcome.
-import { describe, expect, test } from 'vitest'
+import { describe, expect, test, vi } from 'vitest'
 import { getDatabase, getPrisma } from '@/lib/db/client'
 import { EMBEDDING_BATCH_SIZE } from '@/lib/embeddings/provider'
 import { BATCHED_TYPES } from '@/lib/ingest/kinds'
@@ -50,6 +50,20 @@ describe('jobs run together', () => {
       expect(chunks[0]).toMatchObject({ position: 0, custom_id: `c-${i}`, dims: 64 })
       expect(chunks[0].text).toContain(`kettle number ${i}.`)
       expect(stored.nbTokens).toBe(chunks[0].tokens)
+    }
+  })
+
+  test('the database is told when chunks were written (the embedded one then refreshes its statistics soon)', async () => {
+    const database = await getDatabase()
+    const before = database.chunksChanged
+    database.chunksChanged = vi.fn()
+    try {
+      const org = await createStore()
+      await addText(org, text(1))
+      expect(await drainQueue()).toBe(1)
+      expect(database.chunksChanged).toHaveBeenCalledTimes(1)
+    } finally {
+      database.chunksChanged = before
     }
   })
 

@@ -88,22 +88,48 @@ async function maintain(sql: SqlDriver): Promise<void> {
   if (pages > 0) logger.info('embedded database: full-text index pending entries merged', { pages, ms: Date.now() - started })
 }
 
-/** Checks now and then, as autovacuum would; returns the function that stops it (before the database closes). */
-export function startAutoAnalyze(sql: SqlDriver, everyMs = CHECK_EVERY_MS): () => Promise<void> {
-  let running: Promise<unknown> = Promise.resolve()
+/**
+ * How long after the last write of chunks the maintenance looks again (a new datastore's chunks are otherwise ranked
+ * without statistics until the next period: the vector ranking sorted all of them, 3–4 ms instead of ~1 at 1,000
+ * chunks, seconds at 100,000). Each write pushes it back, so a long synchronisation is analysed once it pauses.
+ */
+export const AFTER_WRITES_MS = 2_000
+
+export interface AutoAnalyze {
+  /** Chunks were written: check again AFTER_WRITES_MS after the last such call. */
+  chunksChanged(): void
+  /** Stops the checks, waiting for the one running (before the database closes). */
+  stop(): Promise<void>
+}
+
+/** Checks now and then, as autovacuum would, and soon after chunks are written; one check at a time. */
+export function startAutoAnalyze(sql: SqlDriver, everyMs = CHECK_EVERY_MS): AutoAnalyze {
+  let running: Promise<unknown> | null = null
   let stopped = false
+  let settle: NodeJS.Timeout | undefined
   const check = () => {
-    if (stopped) return
-    running = maintain(sql).catch(error => logger.warn('embedded database: maintenance failed', { error: error instanceof Error ? error.message : String(error) }))
+    if (stopped || running) return
+    running = maintain(sql)
+      .catch(error => logger.warn('embedded database: maintenance failed', { error: error instanceof Error ? error.message : String(error) }))
+      .finally(() => (running = null))
   }
   const first = setTimeout(check, Math.min(everyMs, 2_000))
   const timer = setInterval(check, everyMs)
   first.unref()
   timer.unref()
-  return async () => {
-    stopped = true
-    clearTimeout(first)
-    clearInterval(timer)
-    await running
+  return {
+    chunksChanged() {
+      if (stopped) return
+      clearTimeout(settle)
+      settle = setTimeout(check, AFTER_WRITES_MS)
+      settle.unref()
+    },
+    async stop() {
+      stopped = true
+      clearTimeout(first)
+      clearTimeout(settle)
+      clearInterval(timer)
+      await running
+    },
   }
 }

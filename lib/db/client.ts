@@ -24,6 +24,8 @@ export interface Database {
   heap?(): { bytes: number; maxBytes: number }
   /** Statements waiting on the embedded database's thread, the running one included (DATABASE_THREAD=on only). */
   pending?(): number
+  /** The sync worker wrote chunks: the embedded database's maintenance looks again soon (lib/db/auto-analyze.ts). */
+  chunksChanged?(): void
   close(): Promise<void>
 }
 
@@ -86,10 +88,11 @@ async function embedded(client: PGlite | ThreadedPglite, { onDisk, unlock }: { o
   else client.serializers[vectorType.oid] = (value: unknown) => (value instanceof Uint8Array ? value : String(value)) as unknown as string
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(client as PGlite) })
   // no autovacuum in the embedded database: its process analyses the tables as autovacuum would (on disk, not tests')
-  const stopAnalyze = onDisk ? startAutoAnalyze(sql) : async () => {}
+  const maintenance = onDisk ? startAutoAnalyze(sql) : undefined
   const heap = () => ({ bytes: heapBytes(client), maxBytes: PGLITE_HEAP_MAX_BYTES })
   const pending = client instanceof ThreadedPglite ? () => client.pendingStatements() : undefined
-  return { kind: 'pglite', prisma, sql, heap, pending, close: async () => { await stopAnalyze(); await prisma.$disconnect(); await client.close(); unlock() } }
+  const chunksChanged = maintenance && (() => maintenance.chunksChanged())
+  return { kind: 'pglite', prisma, sql, heap, pending, chunksChanged, close: async () => { await maintenance?.stop(); await prisma.$disconnect(); await client.close(); unlock() } }
 }
 
 /**

@@ -48,36 +48,41 @@ const tokensOf = (content: SyncedContent) => content.chunks.reduce((n, c) => n +
  * chunks. Throws on a database error, and then nothing is written.
  */
 export async function writeChunks(workerId: string, items: ChunkWrite[]): Promise<WriteOutcome[]> {
-  const { sql } = await getDatabase()
-  return sql.transaction(async tx => {
-    const held = await lockHeldJobs(tx, workerId, items.map(i => i.job.id))
-    const stored = await lockStoredTokens(tx, [...new Set(items.filter(i => held.has(i.job.id)).map(i => i.job.organizationId))])
-    const outcomes: WriteOutcome[] = []
-    const writes: ChunkWrite[] = []
-    for (const item of items) {
-      const previous = held.get(item.job.id)
-      if (previous === undefined) {
-        outcomes.push({ status: 'lease_lost' })
-        continue
-      }
-      const tokens = tokensOf(item.content)
-      const projected = (stored.get(item.job.organizationId) ?? 0) - previous + tokens
-      if (projected > item.limit) {
-        const message = usageLimitMessage(tokens, projected, item.limit)
-        await settle.usageLimitReached(item.job.id, workerId, message, tx)
-        outcomes.push({ status: 'usage_limit_reached', message })
-        continue
-      }
-      stored.set(item.job.organizationId, projected)
-      writes.push(item)
-      outcomes.push({ status: 'synched' })
+  const database = await getDatabase()
+  const outcomes = await database.sql.transaction(tx => writeInTransaction(tx, workerId, items))
+  // the planner's statistics of the new chunks (embedded database), before the next period of its maintenance
+  if (outcomes.some(o => o.status === 'synched')) database.chunksChanged?.()
+  return outcomes
+}
+
+async function writeInTransaction(tx: Tx, workerId: string, items: ChunkWrite[]): Promise<WriteOutcome[]> {
+  const held = await lockHeldJobs(tx, workerId, items.map(i => i.job.id))
+  const stored = await lockStoredTokens(tx, [...new Set(items.filter(i => held.has(i.job.id)).map(i => i.job.organizationId))])
+  const outcomes: WriteOutcome[] = []
+  const writes: ChunkWrite[] = []
+  for (const item of items) {
+    const previous = held.get(item.job.id)
+    if (previous === undefined) {
+      outcomes.push({ status: 'lease_lost' })
+      continue
     }
-    if (writes.length > 0) {
-      await replaceRows(tx, writes)
-      await markSynched(tx, writes)
+    const tokens = tokensOf(item.content)
+    const projected = (stored.get(item.job.organizationId) ?? 0) - previous + tokens
+    if (projected > item.limit) {
+      const message = usageLimitMessage(tokens, projected, item.limit)
+      await settle.usageLimitReached(item.job.id, workerId, message, tx)
+      outcomes.push({ status: 'usage_limit_reached', message })
+      continue
     }
-    return outcomes
-  })
+    stored.set(item.job.organizationId, projected)
+    writes.push(item)
+    outcomes.push({ status: 'synched' })
+  }
+  if (writes.length > 0) {
+    await replaceRows(tx, writes)
+    await markSynched(tx, writes)
+  }
+  return outcomes
 }
 
 /** The jobs this worker still holds, locked, with the tokens their chunks hold now. */
