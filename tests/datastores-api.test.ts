@@ -13,7 +13,7 @@ import * as externalUpload from '@/app/api/external/datastores/file-upload/[data
 import { getBlobStore, originalKey } from '@/lib/db/blob-store'
 import { ACCEPTED_FILE_TYPES } from '@/lib/domain/file-types'
 import { getDatabase, getPrisma } from '@/lib/db/client'
-import { newId } from '@/lib/datastores/ids'
+import { newId } from '@/lib/db/ids'
 import { call, expectErrorBody } from './helpers/http'
 import { createTenant, type TestTenant } from './helpers/tenants'
 

@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'vitest'
 import { embedText } from '@/e2e/support/fake-openai-server.mjs'
 import { getDatabase, getPrisma } from '@/lib/db/client'
-import { newId } from '@/lib/datastores/ids'
+import { newId } from '@/lib/db/ids'
 import { lexemeQuery } from '@/lib/search/fulltext'
 import { fuseRankings } from '@/lib/search/fusion'
 import { hybridSearch, vectorSearch } from '@/lib/search/hybrid-search'

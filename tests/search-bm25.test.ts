@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, test } from 'vitest'
 import { getDatabase, getPrisma } from '@/lib/db/client'
 import type { SqlDriver } from '@/lib/db/sql-driver'
-import { newId } from '@/lib/datastores/ids'
+import { newId } from '@/lib/db/ids'
 import type { SearchLanguage } from '@/lib/domain/languages'
 import { fulltextRanking, fulltextRankingWithCeiling } from '@/lib/search/fulltext'
 import { completeScores, hybridSearch } from '@/lib/search/hybrid-search'

@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'vitest'
 import { embedText } from '@/e2e/support/fake-openai-server.mjs'
 import { getDatabase, getPrisma } from '@/lib/db/client'
-import { newId } from '@/lib/datastores/ids'
+import { newId } from '@/lib/db/ids'
 import { toVectorLiteral } from '@/lib/embeddings/provider'
 import { fulltextRankingWithCeiling } from '@/lib/search/fulltext'
 import { hybridSearch } from '@/lib/search/hybrid-search'

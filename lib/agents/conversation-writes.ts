@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { getDatabase } from '@/lib/db/client'
-import { newId } from '@/lib/datastores/ids'
+import { newId } from '@/lib/db/ids'
 import type { ToolCallRecord } from '@/lib/domain/agent-tools'
 import type { ConversationChannel } from '@/lib/domain/agents'
 import type { AnswerSource } from '@/lib/domain/answer-events'

@@ -12,7 +12,7 @@ import { getDatasource } from './datasources'
 import { findDatastore } from './datastores'
 import { findHolders, sha256Hex } from './duplicates'
 import { ACCEPTED_FILE_TYPES, resolveFileType, type AcceptedFileType } from '@/lib/domain/file-types'
-import { newId } from './ids'
+import { newId } from '@/lib/db/ids'
 import { fileKind } from '@/lib/ingest/kinds/file'
 import { createQueuedDatasource } from '@/lib/ingest/lifecycle'
 

@@ -10,7 +10,7 @@ import { createQueuedDatasources, enqueueDatasources } from '@/lib/ingest/lifecy
 import { forEachBounded } from './bounded'
 import { findDatastore } from './datastores'
 import { findHolders, sha256Hex } from './duplicates'
-import { newId } from './ids'
+import { newId } from '@/lib/db/ids'
 import { UpsertBody, type UpsertDocument } from './schemas'
 import { validate } from '@/lib/http/body'
 

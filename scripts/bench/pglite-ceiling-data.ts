@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import { newId } from '@/lib/datastores/ids'
+import { newId } from '@/lib/db/ids'
 import type { SqlDriver } from '@/lib/db/sql-driver'
 import { toVectorBinary } from '@/lib/db/vector-binary'
 import { seededRandom, type BenchEnvironment } from './datastore-support'

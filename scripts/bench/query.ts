@@ -7,7 +7,7 @@
 // BENCH_DATABASE_URL=postgres://… runs it on PostgreSQL (a fresh schema) instead of the embedded default.
 import { CHECK_EVERY_MS } from '@/lib/db/auto-analyze'
 import * as datastoreQuery from '@/app/api/datastores/[id]/query/route'
-import { newId } from '@/lib/datastores/ids'
+import { newId } from '@/lib/db/ids'
 import { toVectorBinary } from '@/lib/db/vector-binary'
 import { fulltextRanking } from '@/lib/search/fulltext'
 import { poolSize, vectorSearch } from '@/lib/search/hybrid-search'

@@ -3,7 +3,7 @@
 // status from its children's (group-status) all go through here, on one clock (clock.ts); so do scheduled refreshes
 // (refresh) and removing datasources (remove).
 export { claimDatasources, claimNextDatasource, expireLeasesOfDeadWorkers, renewLeases } from './claim'
-export { createQueuedDatasource, createQueuedDatasources, enqueueDatasources, type NewDatasource } from './enqueue'
+export { createQueuedDatasource, createQueuedDatasources, enqueueDatasources, type NewDatasource, type NewQueuedDatasource } from './enqueue'
 export { refreshGroupStatus } from './group-status'
 export { enqueueDueRefreshes, rescheduleRefreshes, scheduleNextRefresh } from './refresh'
 export { countRemovedPages, removeDatasources } from './remove'
