@@ -1,6 +1,6 @@
 import type { UpsertResult } from '@/lib/domain/datastores'
 import type { TenantContext } from '@/lib/domain/tenant'
-import { getBlobStore, originalKey } from '@/lib/db/blob-store'
+import { getBlobStore, originalKey, PLAIN_TEXT } from '@/lib/db/blob-store'
 import { getPrisma } from '@/lib/db/client'
 import { Prisma } from '@/lib/generated/prisma/client'
 import { InvalidRequest, NotFound } from '@/lib/http/errors'
@@ -17,7 +17,7 @@ import { validate } from '@/lib/http/body'
 const NAME_FROM_TEXT_LENGTH = 60
 const PARALLEL_BLOB_WRITES = 16
 
-export const TEXT_CONTENT_TYPE = 'text/plain; charset=utf-8'
+export const TEXT_CONTENT_TYPE = PLAIN_TEXT
 
 
 /** The document's name, else the start of its text cut at a word, so lists of datasources stay readable. */

@@ -17,6 +17,12 @@ export interface BlobStore {
   remove(prefix: string): Promise<void>
 }
 
+/**
+ * The content type of a file-store blob without a `.type` file beside it: upserted documents are plain text, and
+ * one file fewer each (opened, written and closed on upsert, read on sync) is a tenth of an upsert's time.
+ */
+export const PLAIN_TEXT = 'text/plain; charset=utf-8'
+
 /** Everything stored for one datasource: removing this prefix removes its original. */
 export function datasourceBlobPrefix(datasourceId: string): string {
   return `datasources/${datasourceId}`
@@ -32,7 +38,7 @@ function safeKey(key: string): string {
   return key
 }
 
-function fileBlobStore(root: string): BlobStore {
+export function fileBlobStore(root: string): BlobStore {
   const file = (key: string) => path.join(root, safeKey(key))
   return {
     async put(key, data, contentType) {
@@ -40,12 +46,12 @@ function fileBlobStore(root: string): BlobStore {
       // write then rename: a reader never sees half a file
       const tmp = `${file(key)}.${process.pid}.tmp`
       await fs.writeFile(tmp, data)
-      await fs.writeFile(`${file(key)}.type`, contentType)
+      await writeType(file(key), contentType)
       await fs.rename(tmp, file(key))
     },
     async putFile(key, filePath, contentType) {
       await fs.mkdir(path.dirname(file(key)), { recursive: true })
-      await fs.writeFile(`${file(key)}.type`, contentType)
+      await writeType(file(key), contentType)
       try {
         await fs.rename(filePath, file(key))
       } catch (error) {
@@ -57,19 +63,29 @@ function fileBlobStore(root: string): BlobStore {
       }
     },
     async get(key) {
-      try {
-        const [data, contentType] = await Promise.all([fs.readFile(file(key)), fs.readFile(`${file(key)}.type`, 'utf8')])
-        return { data: new Uint8Array(data), contentType }
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
-        throw error
-      }
+      const [data, contentType] = await Promise.all([readIfThere(file(key)), readIfThere(`${file(key)}.type`)])
+      return data ? { data: new Uint8Array(data), contentType: contentType?.toString('utf8') ?? PLAIN_TEXT } : null
     },
     async remove(prefix) {
       const target = file(prefix)
       await fs.rm(target, { recursive: true, force: true })
       await fs.rm(`${target}.type`, { force: true })
     },
+  }
+}
+
+// the type beside the blob, written before the blob is renamed into place; none for plain text (a stale one removed)
+async function writeType(blobFile: string, contentType: string): Promise<void> {
+  if (contentType === PLAIN_TEXT) await fs.rm(`${blobFile}.type`, { force: true })
+  else await fs.writeFile(`${blobFile}.type`, contentType)
+}
+
+async function readIfThere(file: string): Promise<Buffer | null> {
+  try {
+    return await fs.readFile(file)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+    throw error
   }
 }
 

@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises'
 import path from 'node:path'
+import { fileBlobStore } from './blob-store'
 import type { Database } from './client'
 import type { SqlDriver } from './sql-driver'
 
@@ -113,8 +114,11 @@ export async function copyDatabase(source: Database, target: Database, blobsDir:
       report.tables.push({ table: table.name, rows: copied })
       log(`${table.name}: ${copied} rows`)
     }
+    const blobs = fileBlobStore(blobsDir)
     for (const key of files) {
-      const [data, contentType] = await Promise.all([fs.readFile(path.join(blobsDir, key)), fs.readFile(path.join(blobsDir, `${key}.type`), 'utf8')])
+      const blob = await blobs.get(key)
+      if (!blob) throw new Error(`stored original ${key} vanished during the copy`)
+      const { data, contentType } = blob
       await tx.query(
         `INSERT INTO "Blob" (key, data, "contentType", size) VALUES ($1, $2, $3, $4)
          ON CONFLICT (key) DO UPDATE SET data = EXCLUDED.data, "contentType" = EXCLUDED."contentType", size = EXCLUDED.size`,
