@@ -124,6 +124,20 @@ describe('jobs run together', () => {
     }
   })
 
+  test('a job checked while a group is written is refused only on what that write really stored', async () => {
+    // X and Y (300 chunks, 7,200 tokens each) fill the first group; together they pass the limit, so the write stores X and
+    // refuses Y. B, prepared while that group is written, fits beside X alone: it must not be refused on X + Y.
+    const org = await createStore({ chunkSize: 32, chunkOverlap: 0 })
+    const big = (i: number) => Array.from({ length: 300 }, (_, j) => text(i * 1000 + j)).join('\n\n')
+    const [x, y, b] = [await addText(org, big(1)), await addText(org, big(2)), await addText(org, text(3))]
+    const prisma = await getPrisma()
+    await prisma.usageLimit.create({ data: { organizationId: org.organizationId, maxStoredTokens: 10_000 } })
+    expect(await drainQueue({ concurrency: 1 })).toBe(3)
+    const [sx, sy, sb] = [await reload(x.id), await reload(y.id), await reload(b.id)]
+    expect([sx.status, sy.status, sb.status]).toEqual(['synched', 'usage_limit_reached', 'synched'])
+    expect(sx.nbChunks).toBeLessThan(512) // X alone did not fill a group: X and Y were written together
+  })
+
   test('a corrupt file among them ends in error with its reason, and the others are synched', async () => {
     const org = await createStore()
     const before = await addText(org, text(1))

@@ -18,6 +18,7 @@ type Store = { id: string; chunkSize: number; chunkOverlap: number }
 export class PrepareContext {
   private limits = new Map<string, number>()
   private stored = new Map<string, number>()
+  private unconfirmed: Promise<unknown> | null = null
   private constructor(
     private stores: Map<string, Store>,
     readonly provider: EmbeddingsProvider | null,
@@ -46,15 +47,37 @@ export class PrepareContext {
     return limit
   }
 
-  /** The organization's stored tokens, read once until forgetStoredTokens (a write changes them). */
+  /** The organization's stored tokens, read once, then counted as this batch's groups are written (writing). */
   async storedOf(organizationId: string): Promise<number> {
     let total = this.stored.get(organizationId)
     if (total === undefined) this.stored.set(organizationId, (total = await storedTokens(organizationId)))
     return total
   }
 
-  forgetStoredTokens(): void {
+  /**
+   * A group is being written: its jobs' tokens replace those their chunks held, in the counts the next jobs are
+   * checked against (read again, the database would answer only after that write, which holds the embedded one).
+   * The write itself checks the limit exactly.
+   */
+  writing(group: ChunkWrite[], written: Promise<unknown>): void {
+    for (const { job, content } of group) {
+      const total = this.stored.get(job.organizationId)
+      if (total !== undefined) this.stored.set(job.organizationId, total - job.nbTokens + content.chunks.reduce((n, c) => n + c.tokens, 0))
+    }
+    this.unconfirmed = written
+  }
+
+  /**
+   * Before a job is refused on counts that assumed a write under way succeeds: waits for that write and reads the
+   * counts again (one of its jobs may have ended over the limit, its tokens not stored). False when nothing was assumed.
+   */
+  async confirm(): Promise<boolean> {
+    const written = this.unconfirmed
+    if (!written) return false
+    await written.catch(() => {})
+    this.unconfirmed = null
     this.stored = new Map()
+    return true
   }
 }
 
@@ -89,7 +112,9 @@ export async function prepareDocument(job: Datasource, kind: DocumentKind, worke
   if (chunks.length === 0) throw permanentError(kind.noTextMessage)
   const tokens = chunks.reduce((n, c) => n + c.tokens, 0)
   const limit = await context.limitOf(job.organizationId)
-  const projected = (await context.storedOf(job.organizationId)) - job.nbTokens + tokens
+  const projectedNow = async () => (await context.storedOf(job.organizationId)) - job.nbTokens + tokens
+  let projected = await projectedNow()
+  if (projected > limit && (await context.confirm())) projected = await projectedNow()
   if (projected > limit) {
     const ended = await settle.usageLimitReached(job.id, workerId, usageLimitMessage(tokens, projected, limit))
     return { done: ended ? 'usage_limit_reached' : 'lease_lost' }

@@ -87,20 +87,25 @@ async function prepareBatch(claimed: Datasource[], workerId: string, options: Ru
 }
 
 /**
- * Every job prepared, each group embedded and written when full; resolves with `writeLast`, which embeds and writes
- * the last group (and throws only when the run as a whole stopped).
+ * Every job prepared, each group embedded and written when full while the next is prepared; resolves with
+ * `writeLast`, which embeds and writes the last group once the one before it is written (and throws only when the
+ * run as a whole stopped).
  */
 async function prepareAll(jobs: Datasource[], workerId: string, leaseMs: number, beat: Heartbeat, outcomes: Outcomes, loaded?: PrepareContext): Promise<{ writeLast: () => Promise<void> }> {
   const context = loaded ?? (await PrepareContext.load(jobs, embeddingsProvider()))
   const provider = context.provider
   let group: ChunkWrite[] = []
-  const flush = () => {
+  // one group embedded and written while the next is prepared (a batch of large files writes several)
+  let writing: Promise<void> = Promise.resolve()
+  const flush = async () => {
+    await writing
     const ready = group
     group = []
-    context.forgetStoredTokens()
-    return ready.length > 0 ? embedAndWrite(ready, provider, workerId, beat, outcomes) : Promise.resolve()
+    writing = ready.length > 0 ? embedAndWrite(ready, provider, workerId, beat, outcomes) : Promise.resolve()
+    writing.catch(() => {}) // awaited by the next flush or writeLast; not an unhandled rejection meanwhile
+    context.writing(ready, writing)
   }
-  for (const job of jobs) {
+  for (const [i, job] of jobs.entries()) {
     try {
       beat.signal.throwIfAborted()
       // every log line of the job's run names the datasource and the attempt
@@ -112,10 +117,11 @@ async function prepareAll(jobs: Datasource[], workerId: string, leaseMs: number,
     } catch (error) {
       await outcomes.fail(job, error)
     }
-    // a group's chunks and embeddings stay in memory until written: large files are written as they come
-    if (group.reduce((n, w) => n + w.content.chunks.length, 0) >= MAX_GROUP_CHUNKS) await flush()
+    // a group's chunks and embeddings stay in memory until written: large files are written as they come (the last
+    // group by writeLast, which the lane calls once it has claimed its next batch)
+    if (i < jobs.length - 1 && group.reduce((n, w) => n + w.content.chunks.length, 0) >= MAX_GROUP_CHUNKS) await flush()
   }
-  return { writeLast: flush }
+  return { writeLast: async () => (await flush(), await writing) }
 }
 
 /** A job up to the point where it has chunks to write, or to its end when it has none to write (a group, unchanged content, a limit). */
