@@ -7,17 +7,21 @@ import type { PreparedJobs } from './pipeline/run-jobs'
 /** A claimed batch, with what preparing it reads from the database (read with the claim; undefined when that failed). */
 export interface ClaimedBatch { jobs: Datasource[]; context?: PrepareContext }
 
+/** Batch writes under way in one lane at most: with a slow embeddings provider, a batch's request goes while the one before is answered. */
+const WRITES_UNDER_WAY = 2
+
 /**
- * A worker lane's batches, one prepared while the one before it is written: the lane claims its next batch (and
+ * A worker lane's batches, one prepared while those before it are written: the lane claims its next batch (and
  * reads what preparing it needs) first, then starts writing the batch it prepared last, then prepares the new one
  * meanwhile. On the embedded database, whose one connection a write transaction holds, a claim sent after the write
  * would wait for it, and reading and chunking documents (this thread) would never overlap the database's work
- * (issue 28: each side waited for the other). One batch is written while the next is prepared; the claim after
- * that waits for the database.
+ * (issue 28: each side waited for the other). The lane claims again only when fewer than WRITES_UNDER_WAY writes are
+ * under way, so it holds at most those and the batch it prepares, and a batch it claims is prepared at once (its
+ * leases renewed from then on).
  */
 export class LaneBatches {
   private prepared: PreparedJobs | null = null
-  private writing: Promise<unknown> = Promise.resolve()
+  private writes = new Set<Promise<unknown>>()
 
   constructor(
     private workerId: string,
@@ -26,6 +30,7 @@ export class LaneBatches {
 
   /** Claims and prepares the next batch, writing the previous one meanwhile (false when none was due). */
   async next(claim: () => Promise<ClaimedBatch | null>): Promise<boolean> {
+    while (this.writes.size >= WRITES_UNDER_WAY) await Promise.race(this.writes)
     let claimed: ClaimedBatch | null
     try {
       claimed = await claim()
@@ -33,7 +38,7 @@ export class LaneBatches {
       this.startWriting() // the batch prepared before is written whatever happens to the next claim
     }
     if (!claimed) {
-      await this.writing
+      await this.ended()
       return false
     }
     this.prepared = await this.prepare(claimed)
@@ -43,14 +48,21 @@ export class LaneBatches {
   /** Writes the batch prepared last; resolves once every batch of the lane has ended. */
   async end(): Promise<void> {
     this.startWriting()
-    await this.writing
+    await this.ended()
+  }
+
+  private ended(): Promise<unknown> {
+    return Promise.all(this.writes)
   }
 
   private startWriting(): void {
     const prepared = this.prepared
     if (!prepared) return
     this.prepared = null
-    const written = prepared.write().catch(error => logger.error('sync batch failed', { workerId: this.workerId, error: messageOf(error) }))
-    this.writing = Promise.all([this.writing, written])
+    const written: Promise<unknown> = prepared
+      .write()
+      .catch(error => logger.error('sync batch failed', { workerId: this.workerId, error: messageOf(error) }))
+      .finally(() => this.writes.delete(written))
+    this.writes.add(written)
   }
 }

@@ -29,20 +29,30 @@ function lane(batches: number) {
 
 describe("a lane's batches", () => {
   test('the next batch is claimed before the prepared one is written, and prepared while it is written', async () => {
-    const { log, writes, claim, batches } = lane(3)
+    const { log, writes, claim, batches } = lane(4)
     expect(await batches.next(claim)).toBe(true)
     expect(await batches.next(claim)).toBe(true)
     // batch 1's write has not ended, yet batch 2 is prepared
     expect(log).toEqual(['claim 1', 'prepare 1', 'prepared 1', 'claim 2', 'write 1', 'prepare 2', 'prepared 2'])
     expect(await batches.next(claim)).toBe(true)
+    // two writes under way (a slow model answers one batch while the next one's request goes)
     expect(log.slice(7)).toEqual(['claim 3', 'write 2', 'prepare 3', 'prepared 3'])
+    // but not three: the lane claims again only once batch 1 is written
+    const fourth = batches.next(claim)
+    await new Promise(resolve => setTimeout(resolve, 10))
+    expect(log).toHaveLength(11)
+    writes[0].release()
+    expect(await fourth).toBe(true)
+    expect(log.slice(11)).toEqual(['written 1', 'claim 4', 'write 3', 'prepare 4', 'prepared 4'])
+    writes[1].release()
     const last = batches.next(claim)
     await new Promise(resolve => setTimeout(resolve, 10))
     // nothing more was due: the last prepared batch is written, and the lane waits for every write before it idles
-    expect(log.slice(11)).toEqual(['claim: none', 'write 3'])
-    writes.forEach(w => w.release())
+    expect(log.slice(16)).toEqual(['written 2', 'claim: none', 'write 4'])
+    writes[2].release()
+    writes[3].release()
     expect(await last).toBe(false)
-    expect(log.filter(l => l.startsWith('written'))).toEqual(['written 1', 'written 2', 'written 3'])
+    expect(log.filter(l => l.startsWith('written'))).toEqual(['written 1', 'written 2', 'written 3', 'written 4'])
   })
 
   test('a failed claim still writes the batch prepared before it; end() writes what is left', async () => {
