@@ -94,29 +94,31 @@ function settingsThenQuery<T>(driver: SqlDriver, settings: string, sql: string, 
 const utcParams = (params?: unknown[]) => params?.map(value => (value instanceof Date ? value.toISOString() : value))
 
 export function postgresDriver(pool: Pool): SqlDriver {
-  const driver: SqlDriver = {
+  return {
     kind: 'postgres',
-    queryWithSettings: (settings, sql, params) => settingsThenQuery(driver, settings, sql, params),
+    // BEGIN and the settings in one round trip (a simple query may hold several statements)
+    queryWithSettings: (settings, sql, params) => inTransaction(pool, `BEGIN; ${settings}`, tx => tx.query(sql, params)),
     exec: async sql => { await pool.query(sql) },
     query: async <T,>(sql: string, params?: unknown[]) => (await pool.query({ text: sql, values: utcParams(params), types: POSTGRES_TYPES })).rows as T[],
-    transaction: async fn => {
-      const client = await pool.connect()
-      try {
-        await client.query('BEGIN')
-        const result = await fn({
-          kind: 'postgres',
-          exec: async sql => { await client.query(sql) },
-          query: async <T,>(sql: string, params?: unknown[]) => (await client.query({ text: sql, values: utcParams(params), types: POSTGRES_TYPES })).rows as T[],
-        })
-        await client.query('COMMIT')
-        return result
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => {})
-        throw error
-      } finally {
-        client.release()
-      }
-    },
+    transaction: fn => inTransaction(pool, 'BEGIN', fn),
   }
-  return driver
+}
+
+async function inTransaction<T>(pool: Pool, begin: string, fn: (tx: SqlStatements) => Promise<T>): Promise<T> {
+  const client = await pool.connect()
+  try {
+    await client.query(begin)
+    const result = await fn({
+      kind: 'postgres',
+      exec: async sql => { await client.query(sql) },
+      query: async <R,>(sql: string, params?: unknown[]) => (await client.query({ text: sql, values: utcParams(params), types: POSTGRES_TYPES })).rows as R[],
+    })
+    await client.query('COMMIT')
+    return result
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {})
+    throw error
+  } finally {
+    client.release()
+  }
 }

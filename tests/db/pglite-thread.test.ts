@@ -135,6 +135,29 @@ describe('the embedded database in a thread of its own', () => {
     expect(await threaded.sql.transaction(tx => tx.query(statement, [2]))).toEqual([{ q: 5 }])
   })
 
+  test('a statement with settings sees them, prepared or not, and leaves no transaction or setting behind', async () => {
+    const statement = `SELECT current_setting('enable_seqscan') AS seqscan, 20 / $1::int AS q, 'settings probe' AS probe`
+    const settings = 'SET LOCAL enable_seqscan = off; SET LOCAL work_mem = 1234'
+    for (let i = 1; i <= 4; i++) expect(await threaded.sql.queryWithSettings(settings, statement, [i])).toEqual([{ seqscan: 'off', q: Math.floor(20 / i), probe: 'settings probe' }])
+    const prepared = await threaded.sql.query(`SELECT 1 FROM pg_prepared_statements WHERE statement LIKE '%settings probe%' AND statement NOT LIKE '%pg_prepared_statements%'`)
+    expect(prepared).toHaveLength(1)
+    expect(await threaded.sql.query(`SELECT current_setting('enable_seqscan') AS s, current_setting('work_mem') AS m`)).toEqual([{ s: 'on', m: '4MB' }])
+    // a failure ends its transaction: what comes next runs, with the default settings
+    await expect(threaded.sql.queryWithSettings(settings, statement, [0])).rejects.toMatchObject({ code: '22012' })
+    await expect(threaded.sql.queryWithSettings(settings, `SELECT * FROM no_such_table WHERE a = $1`, [1])).rejects.toMatchObject({ code: '42P01' })
+    await expect(threaded.sql.queryWithSettings(settings, `SELECT * FROM no_such_table WHERE a = $1`, [1])).rejects.toMatchObject({ code: '42P01' })
+    expect(await threaded.sql.queryWithSettings(settings, statement, [5])).toEqual([{ seqscan: 'off', q: 4, probe: 'settings probe' }])
+    expect(await threaded.sql.query(`SELECT current_setting('enable_seqscan') AS s`)).toEqual([{ s: 'on' }])
+    expect(await threaded.sql.transaction(tx => tx.query(`SELECT 7 AS n`))).toEqual([{ n: 7 }])
+  })
+
+  test('a statement with settings whose table changed is prepared again', async () => {
+    await threaded.sql.exec(`CREATE TABLE changing_settings (a int); INSERT INTO changing_settings VALUES (1)`)
+    for (let i = 0; i < 3; i++) expect(await threaded.sql.queryWithSettings('SET LOCAL enable_seqscan = off', `SELECT * FROM changing_settings`)).toEqual([{ a: 1 }])
+    await threaded.sql.exec(`ALTER TABLE changing_settings ADD COLUMN b text DEFAULT 'x'`)
+    expect(await threaded.sql.queryWithSettings('SET LOCAL enable_seqscan = off', `SELECT * FROM changing_settings`)).toEqual([{ a: 1, b: 'x' }])
+  })
+
   test('the statements waiting on the thread are counted, the running one included', async () => {
     expect(threaded.pending!()).toBe(0)
     const running = [threaded.sql.query(BUSY_STATEMENT), threaded.sql.query('SELECT 1'), threaded.sql.query('SELECT 2')]
