@@ -10,6 +10,7 @@ export class EventQueue {
   private ended = false
   private cancelled = false
   private reader: QueueReader | null = null
+  private pausing: (() => void) | null = null
 
   constructor(private readonly onCancel?: () => void) {}
 
@@ -31,6 +32,19 @@ export class EventQueue {
   end(): void {
     this.ended = true
     this.release(null)
+  }
+
+  /** Resolves after `ms`, or as soon as the queue ends or is cancelled: a reader's pause between two writes. */
+  pause(ms: number): Promise<void> {
+    if (this.ended || this.cancelled) return Promise.resolve()
+    return new Promise(resolve => {
+      const timer = setTimeout(() => this.pausing?.(), ms)
+      this.pausing = () => {
+        clearTimeout(timer)
+        this.pausing = null
+        resolve()
+      }
+    })
   }
 
   /** A chunk already there; null once the queue is over (ended and read, or cancelled); undefined to wait. */
@@ -56,6 +70,7 @@ export class EventQueue {
   }
 
   private release(value: null): void {
+    this.pausing?.()
     const waiter = this.waiter
     this.waiter = null
     waiter?.(value)
