@@ -82,6 +82,9 @@ const ConfigSchema = z.object({
   AGENT_TOP_K: positiveInt.default(5),
   // the embedded database in a thread of its own (issue 28, lib/db/pglite-thread.ts); off: on the event loop
   DATABASE_THREAD: z.enum(['on', 'off']).default('on'),
+  // a file where the embedded database's thread writes each statement's time (lib/db/pglite-thread-profile.ts), for
+  // measurements: npm run bench:load -- --statements
+  DATABASE_STATEMENT_PROFILE: z.string().min(1).optional(),
   // questions in progress in one process (issue 28, lib/agents/admission.ts); past it 503 with Retry-After
   AGENT_MAX_IN_FLIGHT: positiveInt.default(256),
   // agent tools (issue 25, lib/agents/tools): model steps per answer, each call's time, the response read and the

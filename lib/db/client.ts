@@ -49,7 +49,7 @@ export async function openPglite(dir?: string, options: { thread?: boolean } = {
   }
   const dataDir = dir ? path.join(dir, 'pgdata') : undefined
   const threaded = options.thread ?? config().DATABASE_THREAD === 'on'
-  const open = async () => (threaded ? await ThreadedPglite.open(dataDir) : await PGlite.create(dataDir, { extensions: { vector } }))
+  const open = async () => (threaded ? await ThreadedPglite.open(dataDir, { statementProfile: config().DATABASE_STATEMENT_PROFILE }) : await PGlite.create(dataDir, { extensions: { vector } }))
   try {
     return await embedded(await migrated(open, { onDisk: !!dir }), { onDisk: !!dir, unlock })
   } catch (error) {

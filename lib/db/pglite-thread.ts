@@ -67,8 +67,8 @@ export class ThreadedPglite implements PgliteClient {
   }
 
   /** Opens PGlite (with pgvector) in a new thread: on disk in `dataDir`, or in memory when it is undefined. */
-  static async open(dataDir: string | undefined): Promise<ThreadedPglite> {
-    const worker = new Worker(DATABASE_THREAD_SOURCE, { eval: true, workerData: { dataDir } })
+  static async open(dataDir: string | undefined, options: { statementProfile?: string } = {}): Promise<ThreadedPglite> {
+    const worker = new Worker(DATABASE_THREAD_SOURCE, { eval: true, workerData: { dataDir, statementProfile: options.statementProfile } })
     const ready = await new Promise<Reply>((resolve, reject) => {
       worker.once('message', resolve)
       worker.once('error', reject)

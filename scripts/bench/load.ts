@@ -9,16 +9,18 @@
 // on the same database, requests round-robin.
 // `--follow-ups N`: each visitor of a closed loop asks N follow-ups in its conversation after a first question (its
 // history read, each rewritten into a standalone question by the model before the search); an open loop's arrivals
-// are first questions. `--compare DIR`: scripts/bench/load-compare.ts.
+// are first questions. `--compare DIR`: scripts/bench/load-compare.ts. `--statements` (embedded database): each level's
+// statements by their time on the database's thread (scripts/bench/load-statements.ts).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { runCompare } from './load-compare'
 import { printProfile } from './load-profile'
-import { closedLoop, cpuMs, KEY, memoryMb, openLoop, ROOT, seed, sleep, startServer, stopped, summary, waitForHttp, freePort, ask, conversing } from './load-support'
+import { statementSnapshot, statementsTable } from './load-statements'
+import { closedLoop, cpuMs, KEY, memoryMb, openLoop, ROOT, seed, sleep, startServer, stopped, summary, waitForHttp, freePort, ask, conversing, type Outcome, type Run } from './load-support'
 
-interface Options { levels: number[]; seconds: number; rate: number; processes: number; followUps: number; profile?: string; compare?: string }
+interface Options { levels: number[]; seconds: number; rate: number; processes: number; followUps: number; profile?: string; compare?: string; statements: boolean }
 
 function parseOptions(argv: string[]): Options {
   const value = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined)
@@ -30,6 +32,7 @@ function parseOptions(argv: string[]): Options {
     followUps: Number(value('--follow-ups') ?? 0),
     profile: value('--profile') && path.resolve(value('--profile')!),
     compare: value('--compare') && path.resolve(value('--compare')!),
+    statements: argv.includes('--statements'),
   }
 }
 
@@ -45,6 +48,7 @@ export async function run(argv: string[] = []): Promise<void> {
     DATA_DIR: dataDir, INIT_ADMIN_EMAIL: 'bench@example.com', INIT_ADMIN_PASSWORD: 'bench-password-123', INIT_API_KEY: KEY,
     OPENAI_API_KEY: 'sk-fake', OPENAI_BASE_URL: `http://127.0.0.1:${modelPort}/v1`, EMBEDDINGS_DIMENSIONS: '64',
     ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
+    ...(options.statements ? { DATABASE_STATEMENT_PROFILE: path.join(dataDir, 'statements.tsv') } : {}),
   }
   const servers: { child: ChildProcess; base: string }[] = []
   try {
@@ -67,16 +71,15 @@ export async function run(argv: string[] = []): Promise<void> {
     const serverCpu = () => servers.reduce((sum, s) => sum + cpuMs(s.child.pid!), 0)
     const asker = () => ask(base(), agentId, question())
     const visitor = () => conversing(conversationId => ask(base(), agentId, question(), conversationId), options.followUps)
-    const rows = []
     const load = os.loadavg()[0]
-    for (const level of options.levels) rows.push(summary(`${level} at a time`, ...(await closedLoop(level, options.seconds, visitor, serverCpu))))
-    if (options.rate > 0) rows.push(summary(`${options.rate} arriving a second`, ...(await openLoop(options.rate, options.seconds, asker, serverCpu))))
+    const { rows, statements } = await measureLevels(options, visitor, asker, serverCpu, env.DATABASE_STATEMENT_PROFILE)
     const database = process.env.BENCH_DATABASE_URL ? `PostgreSQL, ${options.processes} web process${options.processes > 1 ? 'es' : ''}` : 'embedded PGlite, one process'
     console.log(`\nCommand: \`${process.env.BENCH_DATABASE_URL ? 'BENCH_DATABASE_URL=… ' : ''}npm run bench:load -- --levels ${options.levels.join(',')} --seconds ${options.seconds} --rate ${options.rate} --processes ${options.processes}${options.followUps ? ` --follow-ups ${options.followUps}` : ''}\` (${database}; 1,000 SciFact abstracts; load average at start ${load.toFixed(1)}, ${os.cpus().length} cores)\n`)
     const onPostgres = !!process.env.BENCH_DATABASE_URL
     console.log(`| load | questions/s | first answer p50 | p95 | p99 | server CPU a question |${onPostgres ? ' PostgreSQL CPU a question |' : ''} errors | 503 |`)
     console.log(`|---|---|---|---|---|---|${onPostgres ? '---|' : ''}---|---|`)
     for (const r of rows) console.log(`| ${r.load} | ${r.questions_per_s} | ${r.first_p50_ms} ms | ${r.first_p95_ms} ms | ${r.first_p99_ms} ms | ${r.cpu_ms_per_question} ms |${onPostgres ? ` ${r.database_cpu_ms_per_question} ms |` : ''} ${r.errors} | ${r.refused_503} |`)
+    if (statements.length) console.log(statements.join('\n'))
     const end = memoryMb(servers[0].child.pid!)
     console.log(`\nThe first server's memory: ${started.rss} MB resident after its start, ${seeded.rss} MB after seeding (peak ${seeded.peak} MB), ${end.rss} MB after the load (peak ${end.peak} MB)${options.profile ? ' — restarted under the profiler after seeding' : ''}`)
   } finally {
@@ -94,3 +97,19 @@ async function restartProfiled(server: { child: ChildProcess; base: string }, en
   await waitForHttp(`${server.base}/api/health`, child, 'the profiled server')
   return child
 }
+
+/** Each closed level, then the open loop; with `profileFile` (--statements), each one's statements too. */
+async function measureLevels(options: Options, visitor: () => () => Promise<Outcome>, asker: () => Promise<Outcome>, serverCpu: () => number, profileFile?: string) {
+  const rows: ReturnType<typeof summary>[] = []
+  const statements: string[] = []
+  const measured = async (label: string, run: () => Promise<Run>) => {
+    const before = profileFile ? await statementSnapshot(profileFile) : undefined
+    const row = summary(label, ...(await run()))
+    rows.push(row)
+    if (before && profileFile) statements.push(statementsTable(label, before, await statementSnapshot(profileFile), Math.round(row.questions_per_s * options.seconds)))
+  }
+  for (const level of options.levels) await measured(`${level} at a time`, () => closedLoop(level, options.seconds, visitor, serverCpu))
+  if (options.rate > 0) await measured(`${options.rate} arriving a second`, () => openLoop(options.rate, options.seconds, asker, serverCpu))
+  return { rows, statements }
+}
+

@@ -158,6 +158,24 @@ describe('the embedded database in a thread of its own', () => {
     expect(await threaded.sql.queryWithSettings('SET LOCAL enable_seqscan = off', `SELECT * FROM changing_settings`)).toEqual([{ a: 1, b: 'x' }])
   })
 
+  test('with a statement profile, each statement text gets its runs and its time in the file', { timeout: 60_000 }, async () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'statement-profile-')), 'statements.tsv')
+    const profiled = await ThreadedPglite.open(undefined, { statementProfile: file })
+    try {
+      for (let i = 0; i < 3; i++) await profiled.query(`SELECT $1::int + 1 AS n, 'profile probe' AS probe`, [i])
+      await profiled.queryWithSettings('SET LOCAL enable_seqscan = off', `SELECT   count(*)  FROM generate_series(1, 50000)`)
+      const lines = async () => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '').split('\n').filter(Boolean).map(l => l.split('\t'))
+      await vi.waitFor(async () => expect((await lines()).some(([, , key]) => key.startsWith('settingsQuery SELECT count(*) FROM'))).toBe(true), { timeout: 10_000, interval: 200 })
+      const [runs, ms] = (await lines()).find(([, , key]) => key === `query SELECT $1::int + 1 AS n, 'profile probe' AS probe`)!
+      expect(Number(runs)).toBe(3)
+      expect(Number(ms)).toBeGreaterThan(0)
+      const [, counting] = (await lines()).find(([, , key]) => key.startsWith('settingsQuery SELECT count(*)'))!
+      expect(Number(counting)).toBeGreaterThan(Number(ms) / 3)
+    } finally {
+      await profiled.close()
+    }
+  })
+
   test('the statements waiting on the thread are counted, the running one included', async () => {
     expect(threaded.pending!()).toBe(0)
     const running = [threaded.sql.query(BUSY_STATEMENT), threaded.sql.query('SELECT 1'), threaded.sql.query('SELECT 2')]
