@@ -12,6 +12,9 @@ const ConfigSchema = z.object({
   // connections each process (web or worker) opens to DATABASE_URL at most: processes × this < max_connections;
   // 2 or more, since a start-up step holds an advisory lock on one connection while it works on another
   DATABASE_POOL_SIZE: z.coerce.number().int().min(2).default(10),
+  // statements that come again prepared on each PostgreSQL connection (lib/db/postgres-prepared.ts); off behind a
+  // pooler that cannot keep them (PgBouncer in transaction mode before 1.21)
+  DATABASE_PREPARED_STATEMENTS: z.enum(['on', 'off']).default('on'),
   WORKER: z.enum(['on', 'off']).default('on'),
   WORKER_CONCURRENCY: positiveInt.default(2),
   OPENAI_API_KEY: z.string().optional(),

@@ -8,7 +8,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, test, vi } from 'vitest'
 import { getDatabase, openPglite } from '@/lib/db/client'
-import { AFTER_WRITES_MS, mergeGinPendingLists, startAutoAnalyze, vacuumIfNeeded } from '@/lib/db/auto-analyze'
+import { AFTER_WRITES_MS, analyzeAfterChunkWrites, mergeGinPendingLists, startAutoAnalyze, vacuumIfNeeded } from '@/lib/db/auto-analyze'
 import { ensureVectorIndex } from '@/lib/db/vector-index'
 import type { SqlDriver } from '@/lib/db/sql-driver'
 
@@ -124,6 +124,30 @@ describe('the embedded database looks again soon after chunks are written', () =
       expect(statements.filter(s => s.includes('pg_stats')).length).toBe(2)
     } finally {
       await maintenance.stop()
+      vi.useRealTimers()
+    }
+  })
+})
+
+describe('PostgreSQL: the chunks analysed soon after a sync, the rest left to autovacuum', () => {
+  test('no check on its own; one AFTER_WRITES_MS after the last write, of the statistics only', async () => {
+    vi.useFakeTimers()
+    const statements: string[] = []
+    const sql = { query: async (text: string) => (statements.push(text), []), transaction: async () => [], exec: async () => [] } as unknown as SqlDriver
+    const statistics = analyzeAfterChunkWrites(sql)
+    try {
+      await vi.advanceTimersByTimeAsync(120_000)
+      expect(statements).toEqual([])
+      for (let i = 0; i < 3; i++) {
+        statistics.chunksChanged()
+        await vi.advanceTimersByTimeAsync(AFTER_WRITES_MS / 2)
+      }
+      expect(statements).toEqual([])
+      await vi.advanceTimersByTimeAsync(AFTER_WRITES_MS / 2)
+      expect(statements).toHaveLength(1)
+      expect(statements[0]).toContain('pg_stats')
+    } finally {
+      await statistics.stop()
       vi.useRealTimers()
     }
   })

@@ -9,9 +9,10 @@ import pg from 'pg'
 import { config, dataDir } from '@/lib/config'
 import { PrismaClient } from '@/lib/generated/prisma/client'
 import { LOCKS } from './advisory-lock'
-import { startAutoAnalyze } from './auto-analyze'
+import { analyzeAfterChunkWrites, startAutoAnalyze } from './auto-analyze'
 import { lockDataDir } from './data-dir-lock'
 import { applyMigrations } from './migrate'
+import { preparedStatements } from './postgres-prepared'
 import { ThreadedPglite } from './pglite-thread'
 import { pgliteDriver, postgresDriver, type SqlDriver } from './sql-driver'
 
@@ -24,7 +25,7 @@ export interface Database {
   heap?(): { bytes: number; maxBytes: number }
   /** Statements waiting on the embedded database's thread, the running one included (DATABASE_THREAD=on only). */
   pending?(): number
-  /** The sync worker wrote chunks: the embedded database's maintenance looks again soon (lib/db/auto-analyze.ts). */
+  /** The sync worker wrote chunks: the tables' statistics are looked at again soon (lib/db/auto-analyze.ts). */
   chunksChanged?(): void
   close(): Promise<void>
 }
@@ -108,12 +109,14 @@ export async function openPostgres(url: string): Promise<Database> {
     application_name: 'agent-datastore-service',
     ...(schema ? { options: `-c search_path="${schema}",public` } : {}),
   })
-  const sql = postgresDriver(pool)
+  const sql = postgresDriver(pool, preparedStatements(config().DATABASE_PREPARED_STATEMENTS === 'on'))
   // under the migrations' lock: processes creating one schema at once would collide in the catalog
   if (schema) await sql.transaction(async tx => { await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCKS.migrations]); await tx.exec(`CREATE SCHEMA IF NOT EXISTS "${schema}"`) })
   await applyMigrations(sql)
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool, schema ? { schema } : undefined) })
-  return { kind: 'postgres', prisma, sql, close: async () => { await prisma.$disconnect(); await pool.end() } }
+  const statistics = analyzeAfterChunkWrites(sql)
+  const chunksChanged = () => statistics.chunksChanged()
+  return { kind: 'postgres', prisma, sql, chunksChanged, close: async () => { await statistics.stop(); await prisma.$disconnect(); await pool.end() } }
 }
 
 /** The URL without its `schema` parameter, and that schema (a plain identifier, or an error). */

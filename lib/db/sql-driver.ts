@@ -1,6 +1,7 @@
 import type { PGlite } from '@electric-sql/pglite'
 import { ThreadedPglite, type PgliteClient } from './pglite-thread'
 import pg, { type Pool } from 'pg'
+import { preparedStatements, type PreparedStatements } from './postgres-prepared'
 
 const pgTypes = pg.types
 
@@ -92,26 +93,38 @@ function settingsThenQuery<T>(driver: SqlDriver, settings: string, sql: string, 
  * every Date written in plain SQL was off by the offset.
  */
 const utcParams = (params?: unknown[]) => params?.map(value => (value instanceof Date ? value.toISOString() : value))
+const statement = (sql: string, params?: unknown[]) => ({ text: sql, values: utcParams(params), types: POSTGRES_TYPES })
 
-export function postgresDriver(pool: Pool): SqlDriver {
+export function postgresDriver(pool: Pool, prepared: PreparedStatements = preparedStatements(true)): SqlDriver {
   return {
     kind: 'postgres',
     // BEGIN and the settings in one round trip (a simple query may hold several statements)
-    queryWithSettings: (settings, sql, params) => inTransaction(pool, `BEGIN; ${settings}`, tx => tx.query(sql, params)),
+    queryWithSettings: (settings, sql, params) => inTransaction(pool, prepared, `BEGIN; ${settings}`, tx => tx.query(sql, params)),
     exec: async sql => { await pool.query(sql) },
-    query: async <T,>(sql: string, params?: unknown[]) => (await pool.query({ text: sql, values: utcParams(params), types: POSTGRES_TYPES })).rows as T[],
-    transaction: fn => inTransaction(pool, 'BEGIN', fn),
+    query: async <T,>(sql: string, params?: unknown[]) => {
+      const client = await pool.connect()
+      try {
+        const { rows } = await prepared.run(client, statement(sql, params), false)
+        client.release()
+        return rows as T[]
+      } catch (error) {
+        // as pool.query does: a connection that failed a statement is not reused
+        client.release(error as Error)
+        throw error
+      }
+    },
+    transaction: fn => inTransaction(pool, prepared, 'BEGIN', fn),
   }
 }
 
-async function inTransaction<T>(pool: Pool, begin: string, fn: (tx: SqlStatements) => Promise<T>): Promise<T> {
+async function inTransaction<T>(pool: Pool, prepared: PreparedStatements, begin: string, fn: (tx: SqlStatements) => Promise<T>): Promise<T> {
   const client = await pool.connect()
   try {
     await client.query(begin)
     const result = await fn({
       kind: 'postgres',
       exec: async sql => { await client.query(sql) },
-      query: async <R,>(sql: string, params?: unknown[]) => (await client.query({ text: sql, values: utcParams(params), types: POSTGRES_TYPES })).rows as R[],
+      query: async <R,>(sql: string, params?: unknown[]) => (await prepared.run(client, statement(sql, params), true)).rows as R[],
     })
     await client.query('COMMIT')
     return result
