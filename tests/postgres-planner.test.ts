@@ -32,6 +32,32 @@ describe.skipIf(!process.env.TEST_SCHEMA_URL)('statements that come again run pr
     expect(await sql.queryWithSettings('SET LOCAL enable_seqscan = off', text, [4])).toEqual([{ n: 5 }])
   })
 
+  test('a statement under settings is one exchange: the settings seen by it only, no transaction left open', async () => {
+    const sql = driver()
+    let exchanges = 0
+    pool.on('connect', client => (client as unknown as { connection: NodeJS.EventEmitter }).connection.on('readyForQuery', () => exchanges++))
+    await sql.query('SELECT 1')
+    const text = `SELECT current_setting('enable_seqscan') AS seq, current_setting('work_mem') AS mem, $1::int AS n`
+    for (let n = 0; n < 3; n++) {
+      exchanges = 0
+      // first sighting, prepared on the second, run prepared on the third
+      expect(await sql.queryWithSettings(`SET LOCAL enable_seqscan = off; SET LOCAL work_mem = '1MB';`, text, [n])).toEqual([{ seq: 'off', mem: '1MB', n }])
+      expect(exchanges).toBe(1)
+    }
+    expect(await sql.query(`SELECT current_setting('enable_seqscan') AS seq, now() = statement_timestamp() AS alone`)).toEqual([{ seq: 'on', alone: true }])
+  })
+
+  test('a statement under settings that fails: its error, and the connection is usable after', async () => {
+    const sql = driver()
+    const divide = 'SELECT 1 / $1::int AS n'
+    for (let i = 0; i < 2; i++) expect(await sql.queryWithSettings('SET LOCAL enable_seqscan = off', divide, [1])).toEqual([{ n: 1 }])
+    await expect(sql.queryWithSettings('SET LOCAL enable_seqscan = off', divide, [0])).rejects.toMatchObject({ code: '22012' })
+    await expect(sql.queryWithSettings('SET LOCAL enable_seqscan = off', 'SELEC 1', [])).rejects.toMatchObject({ code: '42601' })
+    await expect(sql.queryWithSettings('SET LOCAL no_such_setting_at_all = 1', divide, [1])).rejects.toMatchObject({ code: '42704' })
+    expect(await sql.queryWithSettings('SET LOCAL enable_seqscan = off', divide, [2])).toEqual([{ n: 0 }])
+    expect(await sql.query(`SELECT current_setting('enable_seqscan') AS seq, now() = statement_timestamp() AS alone`)).toEqual([{ seq: 'on', alone: true }])
+  })
+
   test('DATABASE_PREPARED_STATEMENTS=off: nothing is prepared (for a pooler that cannot keep them)', async () => {
     const sql = driver(false)
     for (let i = 0; i < 3; i++) await sql.query('SELECT $1::int AS n', [i])

@@ -1,4 +1,5 @@
 import type { ClientBase, QueryConfig, QueryResult } from 'pg'
+import { querySettingsAtOnce } from './postgres-settings-query'
 
 // Named prepared statements on PostgreSQL for the texts that come again, as the embedded database's thread has them
 // (lib/db/pglite-thread-prepared.ts). Measured under bench:load (issue 28): unnamed, every statement of a question is
@@ -22,8 +23,11 @@ const STALE_STATEMENT = new Set(['0A000', '26000'])
 interface ParsedRecord { connection: { parsedStatements: Record<string, string> } }
 
 export interface PreparedStatements {
-  /** Runs `query` on `client`, named when its text has come before. */
-  run(client: ClientBase, query: QueryConfig, inTransaction: boolean): Promise<QueryResult>
+  /**
+   * Runs `query` on `client`, named when its text has come before; with `settings`, under them in a transaction of
+   * its own, sent at once (lib/db/postgres-settings-query.ts).
+   */
+  run(client: ClientBase, query: QueryConfig, inTransaction: boolean, settings?: string[]): Promise<QueryResult>
 }
 
 export function preparedStatements(enabled: boolean): PreparedStatements {
@@ -68,18 +72,19 @@ export function preparedStatements(enabled: boolean): PreparedStatements {
   }
 
   return {
-    async run(client, query, inTransaction) {
+    async run(client, query, inTransaction, settings) {
+      const send = (named: QueryConfig) => (settings ? querySettingsAtOnce(client, settings, named) : client.query(named))
       const name = nameFor(query.text)
-      if (!name) return client.query(query)
+      if (!name) return send(query)
       await keep(client, name)
       try {
-        return await client.query({ ...query, name })
+        return await send({ ...query, name })
       } catch (error) {
         if (!STALE_STATEMENT.has((error as { code?: string }).code ?? '')) throw error
         // the text gets a new name, prepared afresh on every connection (the old one is deallocated as the least
         // recently used); within a transaction the error has ended it, so only a statement alone is run again, unnamed
         if (names.get(query.text) === name) names.set(query.text, `ads_${next++}`)
-        if (inTransaction) throw error
+        if (inTransaction || settings) throw error
         return client.query(query)
       }
     },

@@ -2,6 +2,7 @@ import type { PGlite } from '@electric-sql/pglite'
 import { ThreadedPglite, type PgliteClient } from './pglite-thread'
 import pg, { type Pool } from 'pg'
 import { preparedStatements, type PreparedStatements } from './postgres-prepared'
+import { settingStatements } from './postgres-settings-query'
 
 const pgTypes = pg.types
 
@@ -98,8 +99,19 @@ const statement = (sql: string, params?: unknown[]) => ({ text: sql, values: utc
 export function postgresDriver(pool: Pool, prepared: PreparedStatements = preparedStatements(true)): SqlDriver {
   return {
     kind: 'postgres',
-    // BEGIN and the settings in one round trip (a simple query may hold several statements)
-    queryWithSettings: (settings, sql, params) => inTransaction(pool, prepared, `BEGIN; ${settings}`, tx => tx.query(sql, params)),
+    // BEGIN, the settings, the statement and COMMIT in one round trip
+    queryWithSettings: async <T,>(settings: string, sql: string, params?: unknown[]) => {
+      const client = await pool.connect()
+      try {
+        const { rows } = await prepared.run(client, statement(sql, params), true, settingStatements(settings))
+        client.release()
+        return rows as T[]
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {})
+        client.release(error as Error)
+        throw error
+      }
+    },
     exec: async sql => { await pool.query(sql) },
     query: async <T,>(sql: string, params?: unknown[]) => {
       const client = await pool.connect()
@@ -113,14 +125,14 @@ export function postgresDriver(pool: Pool, prepared: PreparedStatements = prepar
         throw error
       }
     },
-    transaction: fn => inTransaction(pool, prepared, 'BEGIN', fn),
+    transaction: fn => inTransaction(pool, prepared, fn),
   }
 }
 
-async function inTransaction<T>(pool: Pool, prepared: PreparedStatements, begin: string, fn: (tx: SqlStatements) => Promise<T>): Promise<T> {
+async function inTransaction<T>(pool: Pool, prepared: PreparedStatements, fn: (tx: SqlStatements) => Promise<T>): Promise<T> {
   const client = await pool.connect()
   try {
-    await client.query(begin)
+    await client.query('BEGIN')
     const result = await fn({
       kind: 'postgres',
       exec: async sql => { await client.query(sql) },
