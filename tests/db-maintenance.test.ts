@@ -8,7 +8,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, test, vi } from 'vitest'
 import { getDatabase, openPglite } from '@/lib/db/client'
-import { AFTER_WRITES_MS, analyzeAfterChunkWrites, mergeGinPendingLists, startAutoAnalyze, vacuumIfNeeded } from '@/lib/db/auto-analyze'
+import { AFTER_WRITES_MS, maintainAfterChunkWrites, mergeGinPendingLists, startAutoAnalyze, vacuumIfNeeded } from '@/lib/db/auto-analyze'
 import { ensureVectorIndex } from '@/lib/db/vector-index'
 import type { SqlDriver } from '@/lib/db/sql-driver'
 
@@ -129,12 +129,12 @@ describe('the embedded database looks again soon after chunks are written', () =
   })
 })
 
-describe('PostgreSQL: the chunks analysed soon after a sync, the rest left to autovacuum', () => {
-  test('no check on its own; one AFTER_WRITES_MS after the last write, of the statistics only', async () => {
+describe('PostgreSQL: soon after a sync, the chunks analysed and the full-text pending list merged; vacuum left to autovacuum', () => {
+  test('no check on its own; one AFTER_WRITES_MS after the last write: the statistics and the pending lists', async () => {
     vi.useFakeTimers()
     const statements: string[] = []
     const sql = { query: async (text: string) => (statements.push(text), []), transaction: async () => [], exec: async () => [] } as unknown as SqlDriver
-    const statistics = analyzeAfterChunkWrites(sql)
+    const statistics = maintainAfterChunkWrites(sql)
     try {
       await vi.advanceTimersByTimeAsync(120_000)
       expect(statements).toEqual([])
@@ -144,8 +144,10 @@ describe('PostgreSQL: the chunks analysed soon after a sync, the rest left to au
       }
       expect(statements).toEqual([])
       await vi.advanceTimersByTimeAsync(AFTER_WRITES_MS / 2)
-      expect(statements).toHaveLength(1)
+      expect(statements).toHaveLength(2)
       expect(statements[0]).toContain('pg_stats')
+      expect(statements[1]).toContain('gin_clean_pending_list')
+      expect(statements.join()).not.toContain('n_dead_tup')
     } finally {
       await statistics.stop()
       vi.useRealTimers()

@@ -1,6 +1,6 @@
 import pg from 'pg'
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
-import { getPrisma, openPostgres, splitSchema } from '@/lib/db/client'
+import { afterAll, afterEach, describe, expect, test } from 'vitest'
+import { getDatabase, getPrisma, openPostgres, splitSchema } from '@/lib/db/client'
 import { preparedStatements } from '@/lib/db/postgres-prepared'
 import { postgresDriver, type SqlDriver } from '@/lib/db/sql-driver'
 import { createTenant } from './helpers/tenants'
@@ -93,32 +93,36 @@ describe.skipIf(!process.env.TEST_SCHEMA_URL)('statements that come again run pr
   })
 })
 
-describe.skipIf(!process.env.TEST_SCHEMA_URL)('the chunks are analysed soon after a sync on PostgreSQL', () => {
-  let db: Awaited<ReturnType<typeof openPostgres>>
-  beforeAll(async () => { db = await openPostgres(process.env.TEST_SCHEMA_URL!) })
-  afterAll(async () => {
-    await db.sql.exec('ALTER TABLE "Chunk" RESET (autovacuum_enabled)')
-    await db.close()
-  })
+describe.skipIf(!process.env.TEST_SCHEMA_URL)('soon after a sync on PostgreSQL, the chunks are analysed and their full-text pending list merged', () => {
+  afterAll(async () => { await (await getDatabase()).sql.exec('ALTER TABLE "Chunk" RESET (autovacuum_enabled)') })
 
-  test('600 chunks written and the worker says so: the planner has their statistics within seconds, not at autovacuum', async () => {
-    // autovacuum kept out, so that only the process's own check can analyse the table
-    await db.sql.exec('ALTER TABLE "Chunk" SET (autovacuum_enabled = false)')
+  test('600 chunks written and the worker says so: statistics and index ready within seconds, not at autovacuum', async () => {
+    const { sql } = await getDatabase()
+    // autovacuum kept out, so that only the process's own check can analyse the table or merge its index's list
+    await sql.exec('ALTER TABLE "Chunk" SET (autovacuum_enabled = false)')
     const { ctx } = await createTenant()
     const prisma = await getPrisma()
     const store = await prisma.datastore.create({ data: { organizationId: ctx.organizationId, name: 'Many' } })
     const source = await prisma.datasource.create({ data: { organizationId: ctx.organizationId, datastoreId: store.id, type: 'text', name: 'many', status: 'synched' } })
-    await db.sql.query(
+    await sql.query(
       `INSERT INTO "Chunk" (id, "organizationId", "datastoreId", "datasourceId", position, text, tokens)
        SELECT 'planner_' || i, $1, $2, $3, i, 'chunk number ' || i, 3 FROM generate_series(1, 600) i`,
       [ctx.organizationId, store.id, source.id],
     )
     const analysed = async () =>
-      (await db.sql.query(`SELECT 1 FROM pg_stats WHERE schemaname = current_schema() AND tablename = 'Chunk' AND attname = 'datastoreId'`)).length > 0
+      (await sql.query(`SELECT 1 FROM pg_stats WHERE schemaname = current_schema() AND tablename = 'Chunk' AND attname = 'datastoreId'`)).length > 0
     expect(await analysed()).toBe(false)
-    db.chunksChanged!()
-    const deadline = Date.now() + 20_000
-    while (!(await analysed()) && Date.now() < deadline) await new Promise(r => setTimeout(r, 250))
+    const other = await openPostgres(process.env.TEST_SCHEMA_URL!)
+    try {
+      other.chunksChanged!()
+      const deadline = Date.now() + 20_000
+      while (!(await analysed()) && Date.now() < deadline) await new Promise(r => setTimeout(r, 250))
+    } finally {
+      await other.close() // waits for its check to end
+    }
     expect(await analysed()).toBe(true)
+    // nothing left in the pending list for this call to merge (every search read it whole before)
+    const [merged] = await sql.query<{ pages: number }>(`SELECT gin_clean_pending_list('"Chunk_tsv_idx"'::regclass)::int AS pages`)
+    expect(merged.pages).toBe(0)
   })
 })

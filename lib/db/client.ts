@@ -9,7 +9,7 @@ import pg from 'pg'
 import { config, dataDir } from '@/lib/config'
 import { PrismaClient } from '@/lib/generated/prisma/client'
 import { LOCKS } from './advisory-lock'
-import { analyzeAfterChunkWrites, startAutoAnalyze } from './auto-analyze'
+import { maintainAfterChunkWrites, startAutoAnalyze } from './auto-analyze'
 import { lockDataDir } from './data-dir-lock'
 import { applyMigrations } from './migrate'
 import { preparedStatements } from './postgres-prepared'
@@ -114,7 +114,7 @@ export async function openPostgres(url: string): Promise<Database> {
   if (schema) await sql.transaction(async tx => { await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCKS.migrations]); await tx.exec(`CREATE SCHEMA IF NOT EXISTS "${schema}"`) })
   await applyMigrations(sql)
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool, schema ? { schema } : undefined) })
-  const statistics = analyzeAfterChunkWrites(sql)
+  const statistics = maintainAfterChunkWrites(sql)
   const chunksChanged = () => statistics.chunksChanged()
   return { kind: 'postgres', prisma, sql, chunksChanged, close: async () => { await statistics.stop(); await prisma.$disconnect(); await pool.end() } }
 }
