@@ -27,6 +27,19 @@ export interface SqlDriver {
   activity?(): { transactionSince: number | null; lastStatementAt: number }
 }
 
+/**
+ * Settings for a statement whose plan is the same whatever its parameters (rows by primary key, an index that must
+ * drive it): a prepared one is then planned once. PostgreSQL otherwise plans each run again whenever a plan for the
+ * given values looks cheaper than its generic one: for the chunks read by id, planning was half of their time on
+ * PostgreSQL under bench:load (pg_stat_statements with track_planning).
+ */
+export const GENERIC_PLAN = 'SET LOCAL plan_cache_mode = force_generic_plan'
+
+/** The same driver, each statement of `query` under `settings` (queryWithSettings). */
+export function underSettings(sql: SqlDriver, settings: string): SqlStatements {
+  return { kind: sql.kind, exec: sql.exec, query: (text, params) => sql.queryWithSettings(settings, text, params) }
+}
+
 /** PGlite in this thread, or in a thread of its own (lib/db/pglite-thread.ts): the same statements either way. */
 /** What runs inside a transaction: statements, on its one connection. */
 export type SqlStatements = Pick<SqlDriver, 'kind' | 'exec' | 'query'>

@@ -1,4 +1,4 @@
-import type { SqlDriver, SqlStatements } from '@/lib/db/sql-driver'
+import { GENERIC_PLAN, underSettings, type SqlDriver, type SqlStatements } from '@/lib/db/sql-driver'
 import { qualifyingTermSets, setsQuery } from './bm25-candidates'
 import type { Scope } from './scope'
 
@@ -17,6 +17,8 @@ export const FULLTEXT_ROUND_BUDGET = 1500
 export const FULLTEXT_FIRST_ROUND_BUDGET = 300
 
 type Tx = SqlStatements
+
+const BM25_ROUND_SETTINGS = `SET LOCAL enable_seqscan = off; ${GENERIC_PLAN}`
 
 /** A lexeme of the question with its statistics in the searched datastores. */
 export interface QueryTerm {
@@ -210,9 +212,11 @@ export async function fulltextRankingWithCeiling(sql: SqlDriver, scope: Scope, q
   if (stats.terms.length === 0) return { ranking: [], ceiling: 0, stats }
   // no sequential scan: the planner, without statistics for tsvector (nothing runs ANALYZE on PGlite), may prefer
   // reading every chunk of the table; the GIN index must find the candidates. Each round's query alone under that
-  // setting, so that no transaction holds the embedded database between rounds.
-  const withoutSeqScan: Tx = { ...sql, query: (text, params) => sql.queryWithSettings('SET LOCAL enable_seqscan = off', text, params) }
-  return { ranking: await rankByBm25(withoutSeqScan, scope, stats, limit), ceiling: bm25Ceiling(stats), stats }
+  // setting, so that no transaction holds the embedded database between rounds. A round's plan is that whatever
+  // the question (the index's bitmap, the scope as a filter: lib/search/scope.ts keeps the datastore's own index out),
+  // so a prepared round reuses its generic plan instead of planning each time (PostgreSQL's choice otherwise, since
+  // a plan for the question's own terms looks cheaper).
+  return { ranking: await rankByBm25(underSettings(sql, BM25_ROUND_SETTINGS), scope, stats, limit), ceiling: bm25Ceiling(stats), stats }
 }
 
 /**

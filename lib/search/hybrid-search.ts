@@ -1,5 +1,5 @@
 import { getDatabase } from '@/lib/db/client'
-import type { SqlDriver, SqlStatements } from '@/lib/db/sql-driver'
+import { GENERIC_PLAN, underSettings, type SqlDriver, type SqlStatements } from '@/lib/db/sql-driver'
 import { logger } from '@/lib/logger'
 import { toVectorBinary } from '@/lib/db/vector-binary'
 import { ensureVectorIndex, vectorIndexKind } from '@/lib/db/vector-index'
@@ -173,10 +173,12 @@ export async function hybridSearch(input: HybridSearchInput): Promise<Fragment[]
     embedding ? { embedding, ranking: await vectorRanking(sql, scopeOf(input), embedding, poolSize(depth)) } : null,
   )
   const [found, nearest] = await Promise.all([fulltext, vector])
-  const { words, meaning } = nearest ? await completeScores(sql, found, nearest) : { words: found, meaning: null }
+  // both read chunks by id
+  const byId = underSettings(sql, GENERIC_PLAN)
+  const { words, meaning } = nearest ? await completeScores(byId, found, nearest) : { words: found, meaning: null }
   const fused = fuseRankings(words.ranking, meaning, depth)
   if (fused.length === 0) return []
-  const candidates = await readFragments(sql, relevanceScores(fused, words, meaning))
+  const candidates = await readFragments(byId, relevanceScores(fused, words, meaning))
   if (!reranker) return candidates
   return inSpan('search.rerank', { 'search.candidates': candidates.length }, () => rerankFragments(reranker, input.query, candidates, input.topK, input.signal))
 }
