@@ -10,7 +10,7 @@ const MAX_PREPARED = 300
 const PREPARE_ON_SIGHTING = 2
 const STALE_STATEMENT = new Set(['0A000', '26000'])
 
-function preparedStatements(db, serialize) {
+function preparedStatements(db, serialize, Parser) {
   const statements = new Map() // text → { name, paramTypes, fields }, in order of last use
   const sightings = new Map() // text → times seen, bounded
   let next = 0
@@ -57,31 +57,16 @@ function preparedStatements(db, serialize) {
     return statement
   }
 
-  function bound(statement, params) {
-    const values = params.map((value, i) => {
+  // the parameters as PGlite would send them: its serializer for the type, else the value's text
+  function values(statement, params) {
+    return params.map((value, i) => {
       if (value === null || value === undefined) return null
       const serializer = db.serializers[statement.paramTypes[i]]
       return serializer ? serializer(value) : value.toString()
     })
-    return concat(serialize.bind({ statement: statement.name, values }), serialize.execute({}))
   }
 
   async function execute(sql, params) {
-    const received = []
-    let statement
-    try {
-      statement = await statementFor(sql)
-      received.push(...(await stream(bound(statement, params))))
-    } finally {
-      received.push(...(await stream(serialize.sync())))
-    }
-    return resultOf(statement, received)
-  }
-
-  // BEGIN, the settings, the statement and COMMIT in one exchange with PostgreSQL: a transaction of its own, four
-  // round trips through PGlite's protocol in one (a third of a short statement's time there). PostgreSQL reads the
-  // messages in order: an error in the statement skips to its Sync, and the COMMIT then ends the failed transaction.
-  async function executeWithSettings(settings, sql, params) {
     let statement
     try {
       statement = await statementFor(sql)
@@ -89,26 +74,41 @@ function preparedStatements(db, serialize) {
       await stream(serialize.sync()) // PostgreSQL skips what comes until a Sync after a failed Parse
       throw error
     }
-    const received = await stream(concat(serialize.query('BEGIN; ' + settings), bound(statement, params), serialize.sync(), serialize.query('COMMIT')))
-    const from = received.findIndex(m => m.name === 'bindComplete')
-    const to = received.findIndex((m, i) => i > from && m.name === 'readyForQuery')
-    return resultOf(statement, received.slice(from + 1, to))
+    return resultOf(statement, await wireRun(db, wireBindExecute(statement.name, values(statement, params), true)))
   }
 
-  function resultOf(statement, received) {
+  // BEGIN, the settings, the statement and COMMIT in one exchange with PostgreSQL: a transaction of its own, four
+  // round trips through PGlite's protocol in one (a third of a short statement's time there). PostgreSQL reads the
+  // messages in order: an error in the statement skips to its Sync, and the COMMIT then ends the failed transaction.
+  const began = new Map() // settings → the BEGIN message, bounded
+  const COMMIT = serialize.query('COMMIT')
+  async function executeWithSettings(settings, sql, params) {
+    let statement
+    try {
+      statement = await statementFor(sql)
+    } catch (error) {
+      await stream(serialize.sync())
+      throw error
+    }
+    if (!began.has(settings)) {
+      if (began.size > 100) began.clear()
+      began.set(settings, serialize.query('BEGIN; ' + settings))
+    }
+    const bound = wireBindExecute(statement.name, values(statement, params), true)
+    return resultOf(statement, await wireRun(db, concat(began.get(settings), bound, COMMIT)))
+  }
+
+  function resultOf(statement, response) {
+    const { rows, tags } = wireResult(response, Parser)
     let affectedRows = 0
     let rowCount
     let command
-    const rows = []
-    for (const message of received) {
-      if (message.name === 'dataRow') rows.push(message.fields)
-      else if (message.name === 'commandComplete') {
-        const words = message.text.split(' ')
-        command = words[0]
-        const count = parseInt(words[words.length - 1], 10)
-        if (!Number.isNaN(count)) rowCount = count
-        if (['INSERT', 'UPDATE', 'DELETE', 'COPY', 'MERGE'].includes(command) && !Number.isNaN(count)) affectedRows += count
-      }
+    for (const tag of tags) {
+      const words = tag.split(' ')
+      command = words[0]
+      const count = parseInt(words[words.length - 1], 10)
+      if (!Number.isNaN(count)) rowCount = count
+      if (['INSERT', 'UPDATE', 'DELETE', 'COPY', 'MERGE'].includes(command) && !Number.isNaN(count)) affectedRows += count
     }
     return { fields: statement.fields, rows, affectedRows, rowCount, command }
   }

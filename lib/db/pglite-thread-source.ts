@@ -7,6 +7,7 @@
 // thread can rebuild PGlite's DatabaseError (Prisma maps its code: P2002 for a unique violation…).
 import { PREPARED_STATEMENTS_SOURCE } from './pglite-thread-prepared'
 import { STATEMENT_PROFILE_SOURCE } from './pglite-thread-profile'
+import { WIRE_SOURCE } from './pglite-thread-wire'
 
 export const DATABASE_THREAD_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads')
@@ -48,7 +49,7 @@ async function main() {
   const on = tx => (tx ? transactions.get(tx).handle : db)
 
   const profile = statementProfile(db, workerData.statementProfile)
-  const prepared = preparedStatements(db, protocol.serialize)
+  const prepared = preparedStatements(db, protocol.serialize, protocol.Parser)
   const operations = {
     async query({ sql, params, tx }) {
       if (prepared.wants(sql)) return prepared.run(sql, params, tx !== undefined)
@@ -110,6 +111,7 @@ async function main() {
 }
 
 ${PREPARED_STATEMENTS_SOURCE}
+${WIRE_SOURCE}
 // The array types and their element types, as PGlite reads them, so that the main thread parses arrays as PGlite would
 async function arrayTypes(db) {
   const { rows } = await db.query(

@@ -119,6 +119,19 @@ describe('the embedded database in a thread of its own', () => {
     expect(prepared).toHaveLength(1)
   })
 
+  test('a prepared run reads its own response: large and multibyte rows, nulls, binary parameters, then PGlite reads its own again', async () => {
+    // ~3 MB of rows: more than PGlite's 1 MB receive buffer, so PostgreSQL's answer comes in several pieces
+    const large = `SELECT g AS n, repeat('é€', $1::int) AS text, CASE WHEN g % 2 = 0 THEN NULL ELSE g::text END AS odd FROM generate_series(1, 300) g`
+    const expected = await inProcess.sql.query(large, [2000])
+    for (let i = 0; i < 3; i++) expect(await threaded.sql.query(large, [2000])).toEqual(expected)
+    const vector = new Uint8Array(Buffer.from([0, 2, 0, 0, 0x3f, 0x80, 0, 0, 0x40, 0, 0, 0])) // pgvector's binary [1, 2]
+    for (let i = 0; i < 3; i++) {
+      expect(await threaded.sql.query(`SELECT $1::vector::text AS v, $2::text AS s, $3::int AS n`, [vector, null, i])).toEqual([{ v: '[1,2]', s: null, n: i }])
+      // a statement seen for the first time goes through PGlite's own protocol, right after a prepared run
+      expect(await threaded.sql.query(`SELECT ${i} + 100 AS first_time_${i}`)).toEqual([{ [`first_time_${i}`]: i + 100 }])
+    }
+  })
+
   test('a prepared statement whose table changed is prepared again', async () => {
     await threaded.sql.exec(`CREATE TABLE changing (a int); INSERT INTO changing VALUES (1)`)
     for (let i = 0; i < 3; i++) expect(await threaded.sql.query(`SELECT * FROM changing`)).toEqual([{ a: 1 }])
