@@ -28,11 +28,13 @@ function wireBindExecute(statement, values, sync) {
   const params = values.map(value => {
     if (value === null || value === undefined) return null
     const bytes = wireBytes(value)
-    return bytes ? { bytes, binary: true } : { bytes: WIRE_TEXT.encode(String(value)), binary: false }
+    if (bytes) return { bytes, binary: true, length: bytes.length }
+    const text = String(value)
+    return { text, binary: false, length: Buffer.byteLength(text) }
   })
   const binary = params.some(p => p && p.binary)
   let bind = 4 + 1 + name.length + 1 + 2 + (binary ? 2 * params.length : 0) + 2 + 2
-  for (const p of params) bind += 4 + (p ? p.bytes.length : 0)
+  for (const p of params) bind += 4 + (p ? p.length : 0)
   const out = new Uint8Array(1 + bind + 10 + (sync ? 5 : 0))
   const view = new DataView(out.buffer)
   let at = 0
@@ -45,8 +47,12 @@ function wireBindExecute(statement, values, sync) {
   if (binary) for (const p of params) { view.setInt16(at, p && p.binary ? 1 : 0); at += 2 }
   view.setInt16(at, params.length); at += 2
   for (const p of params) {
-    view.setInt32(at, p ? p.bytes.length : -1); at += 4
-    if (p) { out.set(p.bytes, at); at += p.bytes.length }
+    view.setInt32(at, p ? p.length : -1); at += 4
+    if (!p) continue
+    // text straight into the message, without an intermediate copy (a chunk batch's texts are ~1 MB)
+    if (p.binary) out.set(p.bytes, at)
+    else WIRE_TEXT.encodeInto(p.text, out.subarray(at, at + p.length))
+    at += p.length
   }
   view.setInt16(at, 0); at += 2
   out[at++] = WIRE_EXECUTE
