@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'vitest'
-import { openPostgres, splitSchema } from '@/lib/db/client'
+import { openPostgres } from '@/lib/db/client'
 
 // DATABASE_POOL_SIZE bounds the connections one process opens (README: processes × pool size < max_connections).
 describe.skipIf(!process.env.TEST_SCHEMA_URL)('the connection pool of a process on PostgreSQL', () => {
@@ -37,9 +37,4 @@ describe.skipIf(!process.env.TEST_SCHEMA_URL)('the connection pool of a process 
     }
   })
 
-  test('a schema in the URL is taken out of the connection string and must be an identifier', () => {
-    expect(splitSchema('postgres://a:b@h:5432/db?schema=s1&sslmode=disable')).toEqual({ connectionString: 'postgres://a:b@h:5432/db?sslmode=disable', schema: 's1' })
-    expect(splitSchema('postgres://a:b@h/db')).toEqual({ connectionString: 'postgres://a:b@h/db' })
-    expect(() => splitSchema('postgres://h/db?schema=a";drop')).toThrow(/letters, digits/)
-  })
 })

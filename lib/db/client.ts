@@ -119,14 +119,20 @@ export async function openPostgres(url: string): Promise<Database> {
   return { kind: 'postgres', prisma, sql, chunksChanged, close: async () => { await statistics.stop(); await prisma.$disconnect(); await pool.end() } }
 }
 
-/** The URL without its `schema` parameter, and that schema (a plain identifier, or an error). */
+/**
+ * The URL without its `schema` parameter, and that schema (a plain identifier, or an error). Only the query is read:
+ * libpq's forms for a Unix socket (`postgres://user:secret@/db?host=/var/run/postgresql`, `postgresql:///db?host=…`)
+ * have no host, which WHATWG's URL refuses and node-postgres accepts.
+ */
 export function splitSchema(url: string): { connectionString: string; schema?: string } {
-  const parsed = new URL(url)
-  const schema = parsed.searchParams.get('schema') ?? undefined
+  const query = url.indexOf('?')
+  const params = new URLSearchParams(query < 0 ? '' : url.slice(query + 1))
+  const schema = params.get('schema') ?? undefined
   if (schema === undefined) return { connectionString: url }
   if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) throw new Error(`DATABASE_URL: schema "${schema}" must be letters, digits and underscores`)
-  parsed.searchParams.delete('schema')
-  return { connectionString: parsed.toString(), schema: schema === 'public' ? undefined : schema }
+  params.delete('schema')
+  const rest = params.toString()
+  return { connectionString: url.slice(0, query) + (rest ? `?${rest}` : ''), schema: schema === 'public' ? undefined : schema }
 }
 
 // One database per process, on globalThis: under `next start` this module is loaded twice (instrumentation and
