@@ -223,6 +223,10 @@ export async function startFakeOpenAI({ port = 0, host = '127.0.0.1' } = {}) {
     json(404, { error: { message: `no route ${url.pathname}` } })
   })
   server.on('connection', s => { sockets.add(s); s.on('close', () => sockets.delete(s)) })
+  // idle connections stay open until the client or close() ends them: with Node's default of 5 s, a request that
+  // Playwright's request context sent on a kept-alive socket as the server closed it got ECONNRESET (CI, session 17:
+  // a control POST ~5 s after the one before)
+  server.keepAliveTimeout = 0
   await new Promise(resolve => server.listen(port, host, resolve))
   const address = server.address()
   const url = `http://${host}:${address.port}`
