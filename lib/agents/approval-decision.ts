@@ -3,10 +3,11 @@ import { getPrisma } from '@/lib/db/client'
 import type { ApprovalDecided, ApprovalDecision } from '@/lib/domain/approvals'
 import { seesAgent, type TenantContext } from '@/lib/domain/tenant'
 import { InvalidRequest, NotFound } from '@/lib/http/errors'
-import { reserveAgentQuery } from '@/lib/usage/agent-queries'
+import { continuedAgentQuery } from '@/lib/usage/agent-queries'
 import type { SupportActor } from '@/lib/support'
 import { toApprovalResource, type Continuation } from './approvals'
 import { chatModel } from './model-catalogue'
+import { organizationModelMap } from './organization-models'
 import { collectAnswer, runModel } from './model-run'
 import type { PreparedQuery } from './prepare-query'
 import { storedTools } from './tools'
@@ -67,10 +68,11 @@ export async function decideApproval(ctx: TenantContext, conversationId: string,
     organizationId: approval.organizationId,
     agentId: agent.id,
     tools: storedTools(agent.tools),
-    model: chatModel(agent.modelName),
+    // the organization's model map applies as to any answer (issue 27): an agent on a model of the map continues on it
+    model: chatModel(agent.modelName, await organizationModelMap(approval.organizationId)),
     prompt: { system: continuation.system, messages: withResult(continuation.messages, approval.toolCallId, result) },
     settings: continuation.settings,
-    reservation: await reserveAgentQuery(approval.organizationId),
+    reservation: continuedAgentQuery(approval.organizationId),
     conversationId,
     visitorId: conversation.visitorId ?? '',
     sources: [],

@@ -20,8 +20,8 @@ export async function agentQueryLimit(organizationId: string): Promise<number> {
 export interface AgentQueryReservation {
   organizationId: string
   month: string
-  /** The count including this query. */
-  used: number
+  /** Whether this answer counted a query: the continuation of an answer after an operator's decision does not. */
+  counted: boolean
 }
 
 /**
@@ -49,11 +49,20 @@ export async function reserveAgentQuery(organizationId: string): Promise<AgentQu
       `The monthly limit of ${limit} agent queries is reached for ${month}; it resets at the start of next month (UTC)`,
     )
   }
-  return { organizationId, month, used: rows[0].agentQueries }
+  return { organizationId, month, counted: true }
+}
+
+/**
+ * The usage an answer continued after an operator's approval belongs to (issue 25): the visitor's question was counted
+ * when it was asked, so the continuation counts no second query, only the model's tokens, even at the month's limit.
+ */
+export function continuedAgentQuery(organizationId: string): AgentQueryReservation {
+  return { organizationId, month: usageMonth(), counted: false }
 }
 
 /** Gives a reserved query back, when the model never answered it. */
 export async function releaseAgentQuery(reservation: AgentQueryReservation): Promise<void> {
+  if (!reservation.counted) return
   const { sql } = await getDatabase()
   await sql.query(
     `UPDATE "Usage" SET "agentQueries" = "agentQueries" - 1
@@ -64,13 +73,18 @@ export async function releaseAgentQuery(reservation: AgentQueryReservation): Pro
 
 /**
  * The model's tokens added to the month's usage, as a part of the statement that stores the answer
- * (lib/db/statement-parts.ts); none without tokens.
+ * (lib/db/statement-parts.ts); none without tokens. A counted query's month has its row (the reservation wrote it);
+ * a continuation's may not (a question asked on the 31st, approved on the 1st): its tokens create the row.
  */
 export function modelTokensRecorded(reservation: AgentQueryReservation, tokens: { promptTokens?: number; completionTokens?: number }): StatementPart | undefined {
   if (!tokens.promptTokens && !tokens.completionTokens) return undefined
   return first => ({
-    sql: `UPDATE "Usage" SET "promptTokens" = "promptTokens" + $${first + 2}::int, "completionTokens" = "completionTokens" + $${first + 3}::int
-     WHERE "organizationId" = $${first} AND "month" = $${first + 1}`,
+    sql: reservation.counted
+      ? `UPDATE "Usage" SET "promptTokens" = "promptTokens" + $${first + 2}::int, "completionTokens" = "completionTokens" + $${first + 3}::int
+     WHERE "organizationId" = $${first} AND "month" = $${first + 1}`
+      : `INSERT INTO "Usage" ("organizationId", "month", "promptTokens", "completionTokens") VALUES ($${first}, $${first + 1}, $${first + 2}::int, $${first + 3}::int)
+     ON CONFLICT ("organizationId", "month") DO UPDATE
+       SET "promptTokens" = "Usage"."promptTokens" + EXCLUDED."promptTokens", "completionTokens" = "Usage"."completionTokens" + EXCLUDED."completionTokens"`,
     params: [reservation.organizationId, reservation.month, tokens.promptTokens ?? 0, tokens.completionTokens ?? 0],
   })
 }

@@ -5,6 +5,9 @@ import * as approvalItem from '@/app/api/conversations/[id]/approvals/[approvalI
 import * as approvals from '@/app/api/conversations/[id]/approvals/route'
 import * as conversationItem from '@/app/api/conversations/[id]/route'
 import * as agentItem from '@/app/api/agents/[id]/route'
+import * as modelMap from '@/app/api/models/map/route'
+import * as usage from '@/app/api/usage/route'
+import { getPrisma } from '@/lib/db/client'
 import { createAgentVia, parseSse, queryAgentVia, useFakeModel } from '../helpers/agents'
 import { call, expectErrorBody } from '../helpers/http'
 import { createTenant, type TestTenant } from '../helpers/tenants'
@@ -90,6 +93,42 @@ describe('a tool that requires approval', () => {
     // the model was given the tool's real result in place of the waiting notice
     const last = model.fake.chatRequests().at(-1)
     expect(JSON.stringify(last.messages.filter((m: any) => m.role === 'tool'))).toContain('T-1')
+  })
+
+  test("the answer continues on the organization's model map, and counts its tokens but no second query, even at the month's limit", async () => {
+    const { tenant, agent, res } = await askedForRefund()
+    const conversationId = res.json.conversationId
+    const mapped = await call(modelMap.PUT, '/api/models/map', { method: 'PUT', headers: tenant.headers, body: { [agent.modelName]: 'house-model-7b' } })
+    expect(mapped.status, mapped.text).toBe(200)
+    const usageOf = async () => (await call(usage.GET, '/api/usage', { headers: tenant.headers })).json
+    const before = await usageOf()
+    expect(before.agentQueries.used).toBe(1)
+    // the visitor's one question used the month's whole allowance
+    await (await getPrisma()).usageLimit.create({ data: { organizationId: tenant.ctx.organizationId, maxAgentQueries: 1 } })
+    const [pending] = (await list(tenant, conversationId)).json.items
+
+    const decided = await decide(tenant, conversationId, pending.id, 'approve')
+
+    expect(decided.status, decided.text).toBe(200)
+    expect(decided.json.answer).toMatchObject({ error: null, text: expect.stringContaining('T-1') })
+    expect(model.fake.chatRequests().at(-1).model).toBe('house-model-7b')
+    const after = await usageOf()
+    expect(after.agentQueries.used).toBe(1)
+    expect(after.modelTokens.prompt).toBeGreaterThan(before.modelTokens.prompt)
+  })
+
+  test("approved in a month the organization has not asked in yet: the tokens start that month's usage", async () => {
+    const { tenant, res } = await askedForRefund()
+    const conversationId = res.json.conversationId
+    // as on the 1st for a question asked on the 31st: the month's row does not exist
+    await (await getPrisma()).usage.deleteMany({ where: { organizationId: tenant.ctx.organizationId } })
+    const [pending] = (await list(tenant, conversationId)).json.items
+
+    expect((await decide(tenant, conversationId, pending.id, 'approve')).status).toBe(200)
+
+    const after = (await call(usage.GET, '/api/usage', { headers: tenant.headers })).json
+    expect(after.agentQueries.used).toBe(0)
+    expect(after.modelTokens.prompt).toBeGreaterThan(0)
   })
 
   test('denying does not call the tool; the model is told and its answer is appended', async () => {
