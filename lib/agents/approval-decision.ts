@@ -1,6 +1,7 @@
 import type { ModelMessage } from 'ai'
 import { getPrisma } from '@/lib/db/client'
 import type { ApprovalDecided, ApprovalDecision } from '@/lib/domain/approvals'
+import { AGENT_MODEL_NAMES, type AgentModelName } from '@/lib/domain/models'
 import { seesAgent, type TenantContext } from '@/lib/domain/tenant'
 import { InvalidRequest, NotFound } from '@/lib/http/errors'
 import { continuedAgentQuery } from '@/lib/usage/agent-queries'
@@ -56,6 +57,12 @@ function withResult(messages: ModelMessage[], toolCallId: string, result: string
   })
 }
 
+/** The stored name when it is still a model name (a continuation is JSON written by an earlier version), else the agent's. */
+function continuedModelName(continuation: Continuation, agentModel: AgentModelName): AgentModelName {
+  const stored = continuation.modelName
+  return stored && (AGENT_MODEL_NAMES as readonly string[]).includes(stored) ? stored : agentModel
+}
+
 export async function decideApproval(ctx: TenantContext, conversationId: string, approvalId: string, decision: ApprovalDecision, actor: SupportActor): Promise<ApprovalDecided> {
   const approval = await claim(ctx, conversationId, approvalId, decision, actor)
   const prisma = await getPrisma()
@@ -68,8 +75,8 @@ export async function decideApproval(ctx: TenantContext, conversationId: string,
     organizationId: approval.organizationId,
     agentId: agent.id,
     tools: storedTools(agent.tools),
-    // the organization's model map applies as to any answer (issue 27): an agent on a model of the map continues on it
-    model: chatModel(agent.modelName, await organizationModelMap(approval.organizationId)),
+    // on the model name the answer began on, through the organization's map as any answer (issue 27)
+    model: chatModel(continuedModelName(continuation, agent.modelName), await organizationModelMap(approval.organizationId)),
     prompt: { system: continuation.system, messages: withResult(continuation.messages, approval.toolCallId, result) },
     settings: continuation.settings,
     reservation: continuedAgentQuery(approval.organizationId),

@@ -2,6 +2,7 @@ import type { ModelMessage } from 'ai'
 import { getPrisma } from '@/lib/db/client'
 import type { ToolApprovalList, ToolApprovalResource } from '@/lib/domain/approvals'
 import type { AnswerEvent } from '@/lib/domain/answer-events'
+import type { AgentModelName } from '@/lib/domain/models'
 import { seesAgent, type TenantContext } from '@/lib/domain/tenant'
 import { NotFound } from '@/lib/http/errors'
 import type { ToolApproval } from '@/lib/generated/prisma/client'
@@ -18,6 +19,8 @@ export interface Continuation {
   system: string
   messages: ModelMessage[]
   settings: PreparedQuery['settings']
+  /** The model name the answer began on (absent in approvals recorded before it was kept: the agent's then). */
+  modelName?: AgentModelName
 }
 
 /** What the visitor reads while the calls wait. */
@@ -29,7 +32,7 @@ export function approvalNotice(pending: PendingCall[]): string {
 /** Records the waiting calls of an answer; `settled` holds the stored answer that told the visitor (its messageId). */
 export async function recordApprovals(query: PreparedQuery, pending: PendingCall[], messages: ModelMessage[], settled: AnswerEvent[]): Promise<void> {
   const stored = settled.find(e => e.type === 'endpoint_response')
-  const continuation: Continuation = { system: query.prompt.system, messages, settings: query.settings }
+  const continuation: Continuation = { system: query.prompt.system, messages, settings: query.settings, modelName: query.model.name }
   const prisma = await getPrisma()
   await prisma.toolApproval.createMany({
     data: pending.map(call => ({

@@ -51,6 +51,8 @@ function environmentCatalogue(): Record<AgentModelName, string> {
 }
 
 export interface ChatModel {
+  /** The name asked for (the agent's, or a member's query's), which the maps turn into the id. */
+  name: AgentModelName
   /** The model id sent upstream. */
   id: string
   model: LanguageModel
@@ -67,7 +69,7 @@ export function chatModel(modelName: AgentModelName, overrides: ModelOverrides =
   const id = modelCatalogue(overrides)[modelName]
   // .chat(): the Chat Completions API, which OpenAI-compatible servers implement (the default is the Responses API)
   const provider = createOpenAI({ apiKey: env.OPENAI_API_KEY, baseURL: env.OPENAI_BASE_URL, fetch: outboundFetch })
-  return { id, model: provider.chat(id) }
+  return { name: modelName, id, model: provider.chat(id) }
 }
 
 /** What the service calls, as the start log, /api/health and the dashboard tell it: endpoints and model ids, never keys. */

@@ -117,6 +117,22 @@ describe('a tool that requires approval', () => {
     expect(after.modelTokens.prompt).toBeGreaterThan(before.modelTokens.prompt)
   })
 
+  test("a member's question on another model: the answer continues on that model", async () => {
+    const tenant = await createTenant()
+    const agent = await createAgentVia(tenant, { tools: [guardedTool()] })
+    // an id of its own for the name the member asks for, so that the agent's model cannot pass for it
+    await call(modelMap.PUT, '/api/models/map', { method: 'PUT', headers: tenant.headers, body: { model_4: 'member-choice' } })
+    model.fake.setBehaviour({ toolCalls: [{ name: 'refund_order', arguments: { orderId: 'R-1' } }], replyFromTools: true, delayMs: 0 })
+    const res = await queryAgentVia(agent.id, { query: 'Please refund R-1', modelName: 'model_4' }, tenant.headers)
+    expect(res.status, res.text).toBe(200)
+    expect(model.fake.chatRequests().at(-1).model).toBe('member-choice')
+    const [pending] = (await list(tenant, res.json.conversationId)).json.items
+
+    expect((await decide(tenant, res.json.conversationId, pending.id, 'approve')).status).toBe(200)
+
+    expect(model.fake.chatRequests().at(-1).model).toBe('member-choice')
+  })
+
   test("approved in a month the organization has not asked in yet: the tokens start that month's usage", async () => {
     const { tenant, res } = await askedForRefund()
     const conversationId = res.json.conversationId
