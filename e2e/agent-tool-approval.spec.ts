@@ -2,7 +2,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { expect, test } from '@playwright/test'
 import { signIn } from './support/auth'
-import { createAgent, fakeModel, unique } from './support/dashboard'
+import { auth, createAgent, fakeModel, unique } from './support/dashboard'
 
 // A tool that requires approval (issue 25, Chaindesk's approvals), in Chromium: a visitor of a public agent asks, the
 // model calls the guarded tool, the visitor is told it waits; the operator finds the call in the inbox, approves it,
@@ -26,17 +26,18 @@ test.beforeAll(async () => {
 test.afterAll(async () => api.close())
 test.afterEach(async ({ request }) => fakeModel(request, {}))
 
+const refundTool = () => ({
+  type: 'http',
+  name: 'refund_order',
+  description: 'Refunds an order',
+  method: 'POST',
+  url: `${api.url}/refunds`,
+  parameters: { type: 'object', properties: { orderId: { type: 'string' } }, required: ['orderId'] },
+  requiresApproval: true,
+})
+
 test('the operator approves a waiting tool call in the inbox, and the answer appears in the conversation', async ({ page, request }) => {
-  const refund = {
-    type: 'http',
-    name: 'refund_order',
-    description: 'Refunds an order',
-    method: 'POST',
-    url: `${api.url}/refunds`,
-    parameters: { type: 'object', properties: { orderId: { type: 'string' } }, required: ['orderId'] },
-    requiresApproval: true,
-  }
-  const agent = await createAgent(request, { name: unique('Refund agent'), visibility: 'public', tools: [refund] })
+  const agent = await createAgent(request, { name: unique('Refund agent'), visibility: 'public', tools: [refundTool()] })
   await fakeModel(request, { toolCalls: [{ name: 'refund_order', arguments: { orderId: 'A-42' } }], replyFromTools: true, delayMs: 0 })
   const question = unique('Please refund my order A-42')
 
@@ -61,4 +62,28 @@ test('the operator approves a waiting tool call in the inbox, and the answer app
   // the visitor reads the answer in the conversation, as the widget fetches it
   const seen = await (await request.get(`/api/conversations/${conversationId}`)).json()
   expect(seen.messages.filter((m: { from: string }) => m.from === 'agent').at(-1).text).toContain('RF-88')
+})
+
+test("the visitor's chat shows the answer after the operator's decision without a reload", async ({ browser, request }) => {
+  const agent = await createAgent(request, { name: unique('Refund agent'), visibility: 'public', tools: [refundTool()] })
+  await fakeModel(request, { toolCalls: [{ name: 'refund_order', arguments: { orderId: 'B-7' } }], replyFromTools: true, delayMs: 0 })
+  const visitor = await (await browser.newContext()).newPage()
+  try {
+    await visitor.goto(`/chat/${agent.id}`)
+    await visitor.getByLabel('Your question').fill(unique('Please refund my order B-7'))
+    await visitor.getByLabel('Your question').press('Enter')
+    await expect(visitor.getByTestId('assistant-message').filter({ hasText: "needs an operator's approval" })).toBeVisible()
+    const conversations = await (await request.get(`/api/agents/${agent.id}/conversations`, { headers: auth })).json()
+    const conversationId = conversations[0].id
+    const [pending] = (await (await request.get(`/api/conversations/${conversationId}/approvals`, { headers: auth })).json()).items
+
+    const decided = await request.post(`/api/conversations/${conversationId}/approvals/${pending.id}`, { headers: auth, data: { decision: 'approve' } })
+    expect(decided.status(), await decided.text()).toBe(200)
+
+    // the chat looks again while the action waits: the answer appears where the notice is, no reload
+    await expect(visitor.getByTestId('assistant-message').filter({ hasText: 'RF-88' })).toBeVisible()
+    await expect(visitor.getByTestId('assistant-message').filter({ hasText: "needs an operator's approval" })).toBeVisible()
+  } finally {
+    await visitor.context().close()
+  }
 })

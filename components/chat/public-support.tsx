@@ -12,12 +12,13 @@ import type { ChatMessage } from './use-agent-chat'
 
 // The public chat's side of the support workflow (issue 23): "Talk to a person" and "Resolved" (each switched on in
 // the agent's appearance), the operator's replies shown as they come (polling while a person is asked for or has the
-// conversation), and the visitor's messages sent to that person instead of the model.
+// conversation, or while an action waits for an operator's approval), and the visitor's messages sent to that person
+// instead of the model.
 
 /** How often the chat looks for an operator's reply (ms). */
 export const SUPPORT_POLL_MS = 3_000
 
-type SupportState = Pick<ConversationDetail, 'status' | 'isAiEnabled' | 'lead'>
+type SupportState = Pick<ConversationDetail, 'status' | 'isAiEnabled' | 'lead' | 'awaitingApproval'>
 
 export function usePublicSupport({
   agentId,
@@ -36,18 +37,22 @@ export function usePublicSupport({
   // a read that comes back after the visitor started another conversation (Resolved, New conversation) is dropped
   const current = React.useRef(conversationId)
   current.current = conversationId
+  // an action waited for an operator at the last look: the answer after the decision is read back too
+  const awaited = React.useRef(false)
   const refresh = React.useCallback(async () => {
     if (!conversationId) return setState(null)
     const c = await fetchPublicConversation(conversationId).catch(() => null)
     if (!c || current.current !== conversationId) return
-    setState({ status: c.status, isAiEnabled: c.isAiEnabled, lead: c.lead })
+    setState({ status: c.status, isAiEnabled: c.isAiEnabled, lead: c.lead, awaitingApproval: c.awaitingApproval })
     // a person's replies, and what the visitor wrote to them, are read back from the server
-    if (c.status !== 'RESOLVED' && (!c.isAiEnabled || c.status === 'HUMAN_REQUESTED')) restore(c.id, c.messages.map(toChatMessage))
+    const fromServer = !c.isAiEnabled || c.status === 'HUMAN_REQUESTED' || c.awaitingApproval || awaited.current
+    awaited.current = c.awaitingApproval
+    if (c.status !== 'RESOLVED' && fromServer) restore(c.id, c.messages.map(toChatMessage))
   }, [conversationId, restore])
   React.useEffect(() => {
     if (!busy) void refresh()
   }, [refresh, busy])
-  const waiting = state !== null && (!state.isAiEnabled || state.status === 'HUMAN_REQUESTED')
+  const waiting = state !== null && (!state.isAiEnabled || state.status === 'HUMAN_REQUESTED' || state.awaitingApproval)
   React.useEffect(() => {
     if (!waiting || busy) return
     const timer = setInterval(() => void refresh(), SUPPORT_POLL_MS)

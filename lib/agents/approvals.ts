@@ -1,5 +1,5 @@
 import type { ModelMessage } from 'ai'
-import { getPrisma } from '@/lib/db/client'
+import { getDatabase, getPrisma } from '@/lib/db/client'
 import type { ToolApprovalList, ToolApprovalResource } from '@/lib/domain/approvals'
 import type { AnswerEvent } from '@/lib/domain/answer-events'
 import type { AgentModelName } from '@/lib/domain/models'
@@ -71,4 +71,24 @@ export async function listApprovals(ctx: TenantContext, conversationId: string):
   if (!conversation || !seesAgent(ctx, conversation.agentId)) throw new NotFound('Conversation')
   const rows = await prisma.toolApproval.findMany({ where: { conversationId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] })
   return { items: rows.map(toApprovalResource) }
+}
+
+/** How long a decided approval without its answer still counts as awaited: past the tool's 10 minutes and the model's run. */
+const ANSWER_AFTER_DECISION_MS = 15 * 60_000
+
+/**
+ * Whether the conversation awaits an answer from an approval: a call still pending, or one decided whose answer is
+ * not stored yet (the decision is claimed before the tool runs and the model continues; a chat that stopped looking
+ * at the claim would miss the answer). A decision that never got its answer (a crash) stops counting after a while.
+ */
+export async function awaitsApproval(conversationId: string): Promise<boolean> {
+  const { sql } = await getDatabase()
+  const rows = await sql.query(
+    `SELECT 1 FROM "ToolApproval" a
+     WHERE a."conversationId" = $1 AND (a.status = 'pending' OR (a."decidedAt" > $2::timestamp AND NOT EXISTS (
+       SELECT 1 FROM "Message" m WHERE m."conversationId" = a."conversationId" AND m.role = 'assistant' AND m."createdAt" >= a."decidedAt")))
+     LIMIT 1`,
+    [conversationId, new Date(Date.now() - ANSWER_AFTER_DECISION_MS).toISOString()],
+  )
+  return rows.length > 0
 }

@@ -8,6 +8,7 @@ import { seesAgent, type TenantContext } from '@/lib/domain/tenant'
 import { NotFound, Unauthorized } from '@/lib/http/errors'
 import { findAgent } from './agents'
 import { sourcesVisibilityFor, visibleSources } from './appearance'
+import { awaitsApproval } from './approvals'
 import { VISITOR_APOLOGY } from './model-failure'
 import { STOPPED_MESSAGE } from '@/lib/domain/answer-events'
 
@@ -77,11 +78,14 @@ export async function getConversation(ctx: TenantContext | null, id: string, cha
     throw new Unauthorized()
   }
   const newestFirst = chaindeskCursor !== undefined
-  const messages = await prisma.message.findMany({
-    where: { conversationId: c.id },
-    orderBy: newestFirst ? [{ createdAt: 'desc' }, { id: 'desc' }] : [{ createdAt: 'asc' }, { id: 'asc' }],
-    ...(newestFirst ? { take: CHAINDESK_PAGE, ...(chaindeskCursor ? { cursor: { id: chaindeskCursor }, skip: 1 } : {}) } : {}),
-  })
+  const [messages, awaitingApproval] = await Promise.all([
+    prisma.message.findMany({
+      where: { conversationId: c.id },
+      orderBy: newestFirst ? [{ createdAt: 'desc' }, { id: 'desc' }] : [{ createdAt: 'asc' }, { id: 'asc' }],
+      ...(newestFirst ? { take: CHAINDESK_PAGE, ...(chaindeskCursor ? { cursor: { id: chaindeskCursor }, skip: 1 } : {}) } : {}),
+    }),
+    awaitsApproval(c.id),
+  ])
   const count = newestFirst ? await prisma.message.count({ where: { conversationId: c.id } }) : messages.length
   // a key-less reader holds the conversation's id, not its visitor's: the visitor ids (with which one could vote or
   // continue as that visitor) are for the organization only (issue 22)
@@ -90,6 +94,7 @@ export async function getConversation(ctx: TenantContext | null, id: string, cha
     ...(member ? { visitorId, verifiedVisitorId } : {}),
     ...fields,
     lead: c.leads[0] ?? null,
+    awaitingApproval,
     // a visitor sees the sources the agent shows (issue 14)
     messages: messages.map(m => messageResource(m, sourcesVisibilityFor(member, c.agent.appearance), member)),
   }

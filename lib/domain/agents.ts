@@ -156,6 +156,9 @@ export const ConversationDetail = ConversationSummary.omit({ lastMessage: true }
     messages: z.array(ConversationMessage).describe('Oldest first; with ?cursor= newest first (Chaindesk paging)'),
     /** Chaindesk's widget reads the lead's email: its lead form is shown until one is left. */
     lead: z.strictObject({ email: z.string() }).nullable().describe("The contact the visitor left in this conversation (the latest), if any"),
+    awaitingApproval: z
+      .boolean()
+      .describe("An action of the agent waits for an operator's decision, or was just decided and its answer is being written: that answer will be appended (a chat looks again until this is false)"),
   })
   .meta({ id: 'Conversation' })
 export type ConversationDetail = z.infer<typeof ConversationDetail>

@@ -66,6 +66,23 @@ describe('a tool that requires approval', () => {
     expect(model.fake.chatRequests()).toHaveLength(1)
   })
 
+  test('the conversation says it awaits an approval until the answer after the decision is stored, so a chat knows to look again', async () => {
+    const { tenant, res } = await askedForRefund()
+    const conversationId = res.json.conversationId
+    expect((await visitorRead(conversationId)).json.awaitingApproval).toBe(true)
+    const [pending] = (await list(tenant, conversationId)).json.items
+    // decided (claimed) while its tool runs and the model continues: still awaited
+    await (await getPrisma()).toolApproval.update({ where: { id: pending.id }, data: { status: 'approved', decidedAt: new Date() } })
+    expect((await visitorRead(conversationId)).json.awaitingApproval).toBe(true)
+    await (await getPrisma()).toolApproval.update({ where: { id: pending.id }, data: { status: 'pending', decidedAt: null } })
+
+    expect((await decide(tenant, conversationId, pending.id, 'approve')).status).toBe(200)
+
+    const after = await visitorRead(conversationId)
+    expect(after.json.awaitingApproval).toBe(false)
+    expect(after.json.messages.at(-1).text).toContain('T-1')
+  })
+
   test('a streaming client gets the waiting notice as the answer', async () => {
     const { tenant, res } = await askedForRefund(true)
     const { answer, endpointResponse } = parseSse(res.text)
