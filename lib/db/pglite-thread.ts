@@ -44,7 +44,16 @@ interface Reply {
   heapBytes: number
   ready?: boolean
   arrayTypes?: [number, number][]
+  modules?: CompiledModules
+  compiledHere?: boolean
 }
+
+/** PGlite's WebAssembly modules, compiled by the first database thread of this process and given to the next ones. */
+interface CompiledModules {
+  pgliteWasmModule: WebAssembly.Module
+  initdbWasmModule: WebAssembly.Module
+}
+let compiledModules: CompiledModules | undefined
 
 /**
  * The embedded database in a thread of its own (issue 28): PostgreSQL's WebAssembly, PGlite's protocol and its file
@@ -59,6 +68,8 @@ export class ThreadedPglite implements PgliteClient {
   private parsers: Parsers = { ...(types.parsers as Parsers) }
   private lastHeapBytes = 0
   private failure: Error | undefined
+  /** Whether this thread compiled PostgreSQL's WebAssembly itself (the process's first) or was given it. */
+  compiledModulesHere = false
 
   private constructor(private worker: Worker) {
     worker.on('message', (reply: Reply) => this.settle(reply))
@@ -68,7 +79,7 @@ export class ThreadedPglite implements PgliteClient {
 
   /** Opens PGlite (with pgvector) in a new thread: on disk in `dataDir`, or in memory when it is undefined. */
   static async open(dataDir: string | undefined, options: { statementProfile?: string } = {}): Promise<ThreadedPglite> {
-    const worker = new Worker(DATABASE_THREAD_SOURCE, { eval: true, workerData: { dataDir, statementProfile: options.statementProfile } })
+    const worker = new Worker(DATABASE_THREAD_SOURCE, { eval: true, workerData: { dataDir, statementProfile: options.statementProfile, modules: compiledModules } })
     const ready = await new Promise<Reply>((resolve, reject) => {
       worker.once('message', resolve)
       worker.once('error', reject)
@@ -77,9 +88,11 @@ export class ThreadedPglite implements PgliteClient {
       await worker.terminate()
       throw databaseError(ready.error ?? { message: 'the database thread did not start' })
     }
+    compiledModules ??= ready.modules
     worker.unref() // kept alive by its statements only (call/settle), as in-process PGlite never held a script open
     const client = new ThreadedPglite(worker)
     client.lastHeapBytes = ready.heapBytes
+    client.compiledModulesHere = !!ready.compiledHere
     client.useArrayTypes(ready.arrayTypes ?? [])
     return client
   }

@@ -211,6 +211,16 @@ describe('the embedded database in a thread of its own', () => {
     expect(child.status).toBe(0)
   })
 
+  test("PostgreSQL's WebAssembly is compiled by the process's first thread only; the next ones are given it", async () => {
+    const database = await ThreadedPglite.open(undefined)
+    try {
+      expect(database.compiledModulesHere).toBe(false)
+      expect((await database.query<{ one: number }>('SELECT 1 AS one')).rows).toEqual([{ one: 1 }])
+    } finally {
+      await database.close()
+    }
+  })
+
   test('the WebAssembly heap is still reported', () => {
     expect(threaded.heap!().bytes).toBeGreaterThan(10 * 2 ** 20)
   })
