@@ -1,6 +1,6 @@
 import type { ChunkPage, ExtractedText } from '@/lib/domain/datastores'
 import type { TenantContext } from '@/lib/domain/tenant'
-import { getBlobStore, originalKey } from '@/lib/db/blob-store'
+import { readOriginalBlob } from '@/lib/db/blob-store'
 import { getPrisma } from '@/lib/db/client'
 import { NotFound } from '@/lib/http/errors'
 import { loadOriginal } from '@/lib/ingest/loaders'
@@ -34,7 +34,7 @@ export const MAX_TEXT_SHOWN = 200_000
 /** The text of the datasource's stored original, read again by its loader; a web page has none (its chunks show it). */
 export async function extractedText(ctx: TenantContext, datasourceId: string): Promise<ExtractedText> {
   const ds = await findDatasource(ctx, datasourceId)
-  const original = await (await getBlobStore()).get(originalKey(ds.id))
+  const original = await readOriginalBlob(ds.id)
   if (!original) return { sections: null, truncated: false }
   let sections
   try {
@@ -62,7 +62,7 @@ export interface Original {
 /** The stored original of a file or text datasource, for download; NotFound for another tenant's or without one. */
 export async function readOriginal(ctx: TenantContext, datasourceId: string): Promise<Original> {
   const ds = await findDatasource(ctx, datasourceId)
-  const original = await (await getBlobStore()).get(originalKey(ds.id))
+  const original = await readOriginalBlob(ds.id)
   if (!original) throw new NotFound('Original of this datasource')
   const config = asObject(ds.config)
   const fileName = typeof config.fileName === 'string' ? config.fileName : `${ds.name.replace(/[^\w .-]+/g, '_').slice(0, 100) || 'document'}.txt`

@@ -1,5 +1,5 @@
 import { seesDatastore, visibleIds, type TenantContext } from '@/lib/domain/tenant'
-import { datasourceBlobPrefix, getBlobStore } from '@/lib/db/blob-store'
+import { removeStoredOriginal } from '@/lib/db/blob-store'
 import { getPrisma } from '@/lib/db/client'
 import type { Datastore } from '@/lib/generated/prisma/client'
 import type { SearchLanguage } from '@/lib/domain/languages'
@@ -133,10 +133,9 @@ export async function deleteDatastore(ctx: TenantContext, id: string): Promise<D
 
 /** Deletes the stored originals of datasources whose rows are gone; a failure leaves an orphan file, logged. */
 export async function removeOriginals(datasourceIds: string[]): Promise<void> {
-  const blobs = await getBlobStore()
   await forEachBounded(datasourceIds, 16, async id => {
     try {
-      await blobs.remove(datasourceBlobPrefix(id))
+      await removeStoredOriginal(id)
     } catch (error) {
       logger.warn('could not remove a datasource original', { datasourceId: id, error })
     }

@@ -6,13 +6,18 @@ import { getDatabase } from './client'
 /**
  * Where uploaded originals live: files under DATA_DIR/blobs with the embedded database, a table in Postgres when
  * DATABASE_URL is set (so any worker on any machine reads what any web process stored). Keys are paths like
- * "datasources/<id>/original"; callers build them, never from user input.
+ * "originals/<id>"; callers build them, never from user input.
  */
+export interface StoredBlob {
+  data: Uint8Array
+  contentType: string
+}
+
 export interface BlobStore {
   put(key: string, data: Uint8Array, contentType: string): Promise<void>
   /** Stores a file on disk, which is moved (the file store) or read once (the table store): an upload's original. */
   putFile(key: string, filePath: string, contentType: string): Promise<void>
-  get(key: string): Promise<{ data: Uint8Array; contentType: string } | null>
+  get(key: string): Promise<StoredBlob | null>
   /** Removes the key and every key below it ("datasources/abc" removes "datasources/abc/original"). */
   remove(prefix: string): Promise<void>
 }
@@ -23,14 +28,31 @@ export interface BlobStore {
  */
 export const PLAIN_TEXT = 'text/plain; charset=utf-8'
 
-/** Everything stored for one datasource: removing this prefix removes its original. */
-export function datasourceBlobPrefix(datasourceId: string): string {
-  return `datasources/${datasourceId}`
+/**
+ * The original of a file or text datasource, written by the upload or upsert and read by the sync worker: one file
+ * in one folder for all of them. A folder a datasource ("datasources/<id>/original", before) cost a directory made on
+ * every upsert and removed with it: ~0.9 ms of the kernel's CPU each on ext4, more than writing the file itself.
+ */
+export function originalKey(datasourceId: string): string {
+  return `originals/${datasourceId}`
 }
 
-/** The original of a file or text datasource, written by the upload or upsert and read by the sync worker. */
-export function originalKey(datasourceId: string): string {
-  return `${datasourceBlobPrefix(datasourceId)}/original`
+/** Where originals stored before the flat folder are: still read, and removed with their datasource. */
+function folderOriginalKey(datasourceId: string): string {
+  return `datasources/${datasourceId}/original`
+}
+
+/** A datasource's stored original, wherever this version or an earlier one put it; null when it has none. */
+export async function readOriginalBlob(datasourceId: string, store?: BlobStore): Promise<StoredBlob | null> {
+  const blobs = store ?? (await getBlobStore())
+  return (await blobs.get(originalKey(datasourceId))) ?? (await blobs.get(folderOriginalKey(datasourceId)))
+}
+
+/** Removes what is stored for a datasource: its original, in the flat folder or the folder of its own from before. */
+export async function removeStoredOriginal(datasourceId: string, store?: BlobStore): Promise<void> {
+  const blobs = store ?? (await getBlobStore())
+  await blobs.remove(originalKey(datasourceId))
+  await blobs.remove(`datasources/${datasourceId}`)
 }
 
 function safeKey(key: string): string {
@@ -42,13 +64,10 @@ export function fileBlobStore(root: string): BlobStore {
   const file = (key: string) => path.join(root, safeKey(key))
   return {
     async put(key, data, contentType) {
-      const created = await fs.mkdir(path.dirname(file(key)), { recursive: true })
       // write then rename: a reader never sees half a file
       const tmp = `${file(key)}.${process.pid}.tmp`
-      await fs.writeFile(tmp, data)
-      // a directory made just now holds no stale type to remove (an upsert's new datasource: one file system call
-      // fewer a document, of the four or five its original costs)
-      if (!created || contentType !== PLAIN_TEXT) await writeType(file(key), contentType)
+      await writeMakingFolder(tmp, data)
+      await writeType(file(key), contentType)
       await fs.rename(tmp, file(key))
     },
     async putFile(key, filePath, contentType) {
@@ -73,6 +92,17 @@ export function fileBlobStore(root: string): BlobStore {
       await fs.rm(target, { recursive: true, force: true })
       await fs.rm(`${target}.type`, { force: true })
     },
+  }
+}
+
+// the folder is made only when the write finds it missing: all originals share one, made once
+async function writeMakingFolder(file: string, data: Uint8Array): Promise<void> {
+  try {
+    await fs.writeFile(file, data)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+    await fs.mkdir(path.dirname(file), { recursive: true })
+    await fs.writeFile(file, data)
   }
 }
 

@@ -4,7 +4,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
-import { fileBlobStore, PLAIN_TEXT } from '@/lib/db/blob-store'
+import { fileBlobStore, originalKey, PLAIN_TEXT, readOriginalBlob, removeStoredOriginal } from '@/lib/db/blob-store'
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ads-blobs-'))
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }))
@@ -34,5 +34,22 @@ describe('the file blob store', () => {
     await store.remove('datasources/c')
     expect(await store.get('datasources/c/original')).toBeNull()
     expect(fs.existsSync(path.join(root, 'datasources/c'))).toBe(false)
+  })
+
+  test("originals share one folder, made by the first write; an earlier version's folder a datasource is still read and removed", async () => {
+    const fresh = fileBlobStore(fs.mkdtempSync(path.join(root, 'fresh-')))
+    await fresh.put(originalKey('ds_new'), text('new'), PLAIN_TEXT)
+    await fresh.put(originalKey('ds_next'), text('next'), PLAIN_TEXT)
+    const read = async (id: string) => { const blob = await readOriginalBlob(id, fresh); return blob && new TextDecoder().decode(blob.data) }
+    expect([await read('ds_new'), await read('ds_next')]).toEqual(['new', 'next'])
+    expect(originalKey('ds_new')).toBe('originals/ds_new')
+
+    await fresh.put('datasources/ds_old/original', text('from before'), 'text/markdown')
+    expect(await read('ds_old')).toBe('from before')
+    expect((await readOriginalBlob('ds_old', fresh))?.contentType).toBe('text/markdown')
+    await removeStoredOriginal('ds_old', fresh)
+    await removeStoredOriginal('ds_new', fresh)
+    expect([await read('ds_old'), await read('ds_new'), await read('ds_next')]).toEqual([null, null, 'next'])
+    expect(await fresh.get('datasources/ds_old/original.type')).toBeNull()
   })
 })

@@ -1,4 +1,4 @@
-import { getBlobStore, originalKey } from '@/lib/db/blob-store'
+import { readOriginalBlob } from '@/lib/db/blob-store'
 import type { Datasource } from '@/lib/generated/prisma/client'
 import { transientError } from '../errors'
 import { loadOriginal } from '../loaders'
@@ -8,7 +8,7 @@ import { inSpan } from '@/lib/tracing/spans'
 
 /** The sections of a datasource's stored original (an uploaded file, an upserted text); images and scans recognised. */
 export async function loadStoredOriginal(job: Datasource, signal?: AbortSignal): Promise<{ sections: Section[] }> {
-  const original = await inSpan('sync.fetch', { 'sync.source': 'blob_store' }, async () => (await getBlobStore()).get(originalKey(job.id)))
+  const original = await inSpan('sync.fetch', { 'sync.source': 'blob_store' }, () => readOriginalBlob(job.id))
   // transient: an upload stores its original before queueing, but a blob store on another machine may lag
   if (!original) throw transientError('The original content of this datasource was not found in the blob store')
   const sections = await inSpan('sync.parse', { 'sync.content_type': original.contentType, 'sync.bytes': original.data.length }, () =>

@@ -1,4 +1,4 @@
-import { datasourceBlobPrefix, getBlobStore } from '@/lib/db/blob-store'
+import { removeStoredOriginal } from '@/lib/db/blob-store'
 import { getDatabase } from '@/lib/db/client'
 import { logger } from '@/lib/logger'
 
@@ -10,9 +10,8 @@ export async function removeDatasources(ids: string[]): Promise<string[]> {
   if (ids.length === 0) return []
   const { sql } = await getDatabase()
   const rows = await sql.query<{ id: string }>(`DELETE FROM "Datasource" WHERE id = ANY($1::text[]) RETURNING id`, [ids])
-  const blobs = await getBlobStore()
   for (const { id } of rows) {
-    await blobs.remove(datasourceBlobPrefix(id)).catch(error => logger.warn('could not remove a datasource original', { datasourceId: id, error }))
+    await removeStoredOriginal(id).catch(error => logger.warn('could not remove a datasource original', { datasourceId: id, error }))
   }
   return rows.map(r => r.id)
 }
