@@ -7,7 +7,6 @@ import { InvalidRequest, NotFound } from '@/lib/http/errors'
 import { kindOf } from '@/lib/ingest/kinds'
 import { textKind } from '@/lib/ingest/kinds/text'
 import { createQueuedDatasources, enqueueDatasources } from '@/lib/ingest/lifecycle'
-import { forEachBounded } from './bounded'
 import { findDatastore } from './datastores'
 import { findHolders, sha256Hex } from './duplicates'
 import { newId } from '@/lib/db/ids'
@@ -15,7 +14,6 @@ import { UpsertBody, type UpsertDocument } from './schemas'
 import { validate } from '@/lib/http/body'
 
 const NAME_FROM_TEXT_LENGTH = 60
-const PARALLEL_BLOB_WRITES = 16
 
 export const TEXT_CONTENT_TYPE = PLAIN_TEXT
 
@@ -63,7 +61,7 @@ export async function upsertDocuments(
   const blobs = await getBlobStore()
   const encoder = new TextEncoder()
   const stored = documents.flatMap((doc, i) => (skipped.has(i) ? [] : [i]))
-  await forEachBounded(stored, PARALLEL_BLOB_WRITES, i => blobs.put(originalKey(ids[i]), encoder.encode(documents[i].text), TEXT_CONTENT_TYPE))
+  await blobs.putMany(stored.map(i => ({ key: originalKey(ids[i]), data: encoder.encode(documents[i].text), contentType: TEXT_CONTENT_TYPE })))
 
   await createQueuedDatasources(
     stored.flatMap(i => {

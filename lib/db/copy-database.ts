@@ -119,9 +119,10 @@ export async function copyDatabase(source: Database, target: Database, blobsDir:
       const blob = await blobs.get(key)
       if (!blob) throw new Error(`stored original ${key} vanished during the copy`)
       const { data, contentType } = blob
+      // a key that is also a row of the embedded "Blob" table (copied above) keeps the row: the one it read
       await tx.query(
         `INSERT INTO "Blob" (key, data, "contentType", size) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (key) DO UPDATE SET data = EXCLUDED.data, "contentType" = EXCLUDED."contentType", size = EXCLUDED.size`,
+         ON CONFLICT (key) DO NOTHING`,
         [key, data, contentType, data.byteLength],
       )
       report.blobs++

@@ -1,10 +1,11 @@
-// The file blob store of the embedded database (lib/db/blob-store.ts): a blob and, unless it is plain text, its
-// content type in a file beside it.
+// The embedded database's blob store (lib/db/blob-store.ts): small blobs rows of its "Blob" table, larger ones files,
+// each with its content type in a file beside it unless it is plain text.
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
-import { fileBlobStore, originalKey, PLAIN_TEXT, readOriginalBlob, removeStoredOriginal } from '@/lib/db/blob-store'
+import { embeddedBlobStore, fileBlobStore, originalKey, PLAIN_TEXT, readOriginalBlob, removeStoredOriginal, SMALL_BLOB_BYTES } from '@/lib/db/blob-store'
+import { getDatabase } from '@/lib/db/client'
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ads-blobs-'))
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }))
@@ -31,7 +32,7 @@ describe('the file blob store', () => {
   test('a missing blob is null; removing a prefix removes its blobs and their types', async () => {
     expect(await store.get('datasources/none/original')).toBeNull()
     await store.put('datasources/c/original', text('x'), 'text/csv')
-    await store.remove('datasources/c')
+    await store.remove(['datasources/c'])
     expect(await store.get('datasources/c/original')).toBeNull()
     expect(fs.existsSync(path.join(root, 'datasources/c'))).toBe(false)
   })
@@ -51,5 +52,42 @@ describe('the file blob store', () => {
     await removeStoredOriginal('ds_new', fresh)
     expect([await read('ds_old'), await read('ds_new'), await read('ds_next')]).toEqual([null, null, 'next'])
     expect(await fresh.get('datasources/ds_old/original.type')).toBeNull()
+  })
+})
+
+describe("the embedded database's store: small blobs are rows, larger ones files", () => {
+  const folder = fs.mkdtempSync(path.join(root, 'embedded-'))
+  const rowsOf = async (key: string) => (await (await getDatabase()).sql.query<{ size: number }>(`SELECT size FROM "Blob" WHERE key = $1`, [key])).length
+  const store = async () => embeddedBlobStore(folder, (await getDatabase()).sql)
+
+  test('an upsert-sized document is a row, written with the others in one statement; no file is made', async () => {
+    const blobs = await store()
+    await blobs.putMany([{ key: 'originals/ds_a', data: text('alpha'), contentType: PLAIN_TEXT }, { key: 'originals/ds_b', data: text('beta'), contentType: 'text/markdown' }])
+    expect([await rowsOf('originals/ds_a'), await rowsOf('originals/ds_b')]).toEqual([1, 1])
+    expect(fs.existsSync(path.join(folder, 'originals'))).toBe(false)
+    expect(await blobs.get('originals/ds_b')).toEqual({ data: text('beta'), contentType: 'text/markdown' })
+  })
+
+  test('a blob over the limit is a file, and replaces the row its key had; a short one again replaces the file', async () => {
+    const blobs = await store()
+    const large = new Uint8Array(SMALL_BLOB_BYTES + 1).fill(65)
+    await blobs.put('originals/ds_c', text('short'), PLAIN_TEXT)
+    await blobs.put('originals/ds_c', large, 'application/pdf')
+    expect(await rowsOf('originals/ds_c')).toBe(0)
+    expect(fs.statSync(path.join(folder, 'originals/ds_c')).size).toBe(SMALL_BLOB_BYTES + 1)
+    expect((await blobs.get('originals/ds_c'))?.contentType).toBe('application/pdf')
+    await blobs.put('originals/ds_c', text('short again'), PLAIN_TEXT)
+    expect(await blobs.get('originals/ds_c')).toEqual({ data: text('short again'), contentType: PLAIN_TEXT })
+  })
+
+  test("removing a datasource's original removes its row, its file and an earlier version's folder", async () => {
+    const blobs = await store()
+    await blobs.put(originalKey('ds_d'), text('row'), PLAIN_TEXT)
+    await fileBlobStore(folder).put('datasources/ds_e/original', text('from before'), PLAIN_TEXT)
+    expect(new TextDecoder().decode((await readOriginalBlob('ds_e', blobs))!.data)).toBe('from before')
+    await removeStoredOriginal('ds_d', blobs)
+    await removeStoredOriginal('ds_e', blobs)
+    expect([await readOriginalBlob('ds_d', blobs), await readOriginalBlob('ds_e', blobs), await rowsOf(originalKey('ds_d'))]).toEqual([null, null, 0])
+    expect(fs.existsSync(path.join(folder, 'datasources/ds_e'))).toBe(false)
   })
 })

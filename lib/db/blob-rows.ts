@@ -1,0 +1,30 @@
+import { safeKey, type BlobEntry, type StoredBlob } from './blob-files'
+import type { SqlStatements } from './sql-driver'
+
+// The "Blob" table: every original on PostgreSQL (any worker on any machine reads what any web process stored), and
+// the small ones in the embedded database (lib/db/blob-store.ts).
+
+// 4 parameters a row: far below PostgreSQL's 65,535
+const ROWS_A_STATEMENT = 500
+
+/** Stores the entries, replacing the keys already stored: one statement for up to 500. */
+export async function putBlobRows(sql: SqlStatements, entries: BlobEntry[]): Promise<void> {
+  for (let start = 0; start < entries.length; start += ROWS_A_STATEMENT) {
+    const part = entries.slice(start, start + ROWS_A_STATEMENT)
+    const values = part.map((_, i) => `($${4 * i + 1}, $${4 * i + 2}::bytea, $${4 * i + 3}, $${4 * i + 4}::int)`).join(', ')
+    await sql.query(
+      `INSERT INTO "Blob" (key, data, "contentType", size) VALUES ${values}
+       ON CONFLICT (key) DO UPDATE SET data = EXCLUDED.data, "contentType" = EXCLUDED."contentType", size = EXCLUDED.size`,
+      part.flatMap(e => [safeKey(e.key), e.data, e.contentType, e.data.byteLength]),
+    )
+  }
+}
+
+export async function getBlobRow(sql: SqlStatements, key: string): Promise<StoredBlob | null> {
+  const [row] = await sql.query<{ data: Uint8Array; contentType: string }>(`SELECT data, "contentType" FROM "Blob" WHERE key = $1`, [safeKey(key)])
+  return row ? { data: new Uint8Array(row.data), contentType: row.contentType } : null
+}
+
+export async function removeBlobRows(sql: SqlStatements, keys: string[]): Promise<void> {
+  if (keys.length > 0) await sql.query(`DELETE FROM "Blob" WHERE key = ANY($1::text[])`, [keys.map(safeKey)])
+}
