@@ -1,5 +1,8 @@
 // The worker runs several text and file jobs together (lib/ingest/run-batch.ts): each keeps its own outcome.
+import path from 'node:path'
 import { describe, expect, test, vi } from 'vitest'
+import * as blobStore from '@/lib/db/blob-store'
+import { fileBlobStore, getBlobStore, originalKey, PLAIN_TEXT } from '@/lib/db/blob-store'
 import { getDatabase, getPrisma } from '@/lib/db/client'
 import { EMBEDDING_BATCH_SIZE } from '@/lib/embeddings/provider'
 import { BATCHED_TYPES } from '@/lib/ingest/kinds'
@@ -51,6 +54,26 @@ describe('jobs run together', () => {
       expect(chunks[0].text).toContain(`kettle number ${i}.`)
       expect(stored.nbTokens).toBe(chunks[0].tokens)
     }
+  })
+
+  test("a batch's stored originals are read with its claim, in one statement; one stored as a file before is read alone", async () => {
+    const org = await createStore()
+    const docs = []
+    for (let i = 0; i < 4; i++) docs.push(await addText(org, text(i)))
+    // an original an earlier version stored under its folder's key (the embedded database: as a file)
+    const old = await addText(org, text(9))
+    await (await getBlobStore()).remove([originalKey(old.id)])
+    const legacy = (await getDatabase()).kind === 'pglite' ? fileBlobStore(path.join(process.env.DATA_DIR!, 'blobs')) : await getBlobStore()
+    await legacy.put(`datasources/${old.id}/original`, new TextEncoder().encode(text(9)), PLAIN_TEXT)
+    const alone = vi.spyOn(blobStore, 'readOriginalBlob')
+    try {
+      expect(await drainQueue()).toBe(5)
+      expect(alone.mock.calls.map(([id]) => id)).toEqual([old.id])
+    } finally {
+      alone.mockRestore()
+    }
+    for (const ds of [...docs, old]) expect(await reload(ds.id)).toMatchObject({ status: 'synched', nbChunks: 1 })
+    expect((await chunksOf(old.id))[0].text).toContain('kettle number 9.')
   })
 
   test('the database is told when chunks were written (the embedded one then refreshes its statistics soon)', async () => {

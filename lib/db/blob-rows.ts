@@ -25,6 +25,13 @@ export async function getBlobRow(sql: SqlStatements, key: string): Promise<Store
   return row ? { data: new Uint8Array(row.data), contentType: row.contentType } : null
 }
 
+/** The rows of these keys that exist, by key: one statement. */
+export async function getBlobRows(sql: SqlStatements, keys: string[]): Promise<Map<string, StoredBlob>> {
+  if (keys.length === 0) return new Map()
+  const rows = await sql.query<{ key: string; data: Uint8Array; contentType: string }>(`SELECT key, data, "contentType" FROM "Blob" WHERE key = ANY($1::text[])`, [keys.map(safeKey)])
+  return new Map(rows.map(r => [r.key, { data: new Uint8Array(r.data), contentType: r.contentType }]))
+}
+
 export async function removeBlobRows(sql: SqlStatements, keys: string[]): Promise<void> {
   if (keys.length > 0) await sql.query(`DELETE FROM "Blob" WHERE key = ANY($1::text[])`, [keys.map(safeKey)])
 }

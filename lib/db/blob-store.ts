@@ -2,7 +2,7 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 import { dataDir } from '@/lib/config'
 import { fileBlobStore, type BlobStore, type StoredBlob } from './blob-files'
-import { getBlobRow, putBlobRows, removeBlobRows } from './blob-rows'
+import { getBlobRow, getBlobRows, putBlobRows, removeBlobRows } from './blob-rows'
 import { getDatabase } from './client'
 import type { SqlStatements } from './sql-driver'
 
@@ -39,6 +39,19 @@ function folderOriginalKey(datasourceId: string): string {
 export async function readOriginalBlob(datasourceId: string, store?: BlobStore): Promise<StoredBlob | null> {
   const blobs = store ?? (await getBlobStore())
   return (await blobs.get(originalKey(datasourceId))) ?? (await blobs.get(folderOriginalKey(datasourceId)))
+}
+
+/**
+ * The originals of these datasources that are rows (every one on PostgreSQL, the small ones in the embedded
+ * database), by datasource id, in one statement: the sync worker reads a batch's with its claim, not one by one
+ * behind the writes that hold the embedded database. The others are read one by one (readOriginalBlob).
+ */
+export async function readOriginalRows(datasourceIds: string[]): Promise<Map<string, StoredBlob>> {
+  const rows = await getBlobRows((await getDatabase()).sql, datasourceIds.map(originalKey))
+  return new Map(datasourceIds.flatMap(id => {
+    const row = rows.get(originalKey(id))
+    return row ? [[id, row] as const] : []
+  }))
 }
 
 /** Removes what is stored for a datasource: its original, and the folder of its own an earlier version made. */

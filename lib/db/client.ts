@@ -33,6 +33,8 @@ export interface Database {
 // PGlite's WebAssembly memory grows up to 2 GiB (its Emscripten build's getHeapMax), whatever the machine's RAM
 export const PGLITE_HEAP_MAX_BYTES = 2 ** 31
 
+const BYTEA_OID = 17
+
 function heapBytes(client: PGlite | ThreadedPglite): number {
   if (client instanceof ThreadedPglite) return client.heapBytes()
   return (client as unknown as { mod?: { wasmMemory?: WebAssembly.Memory } }).mod?.wasmMemory?.buffer.byteLength ?? 0
@@ -83,10 +85,12 @@ async function migrated(open: () => Promise<PGlite | ThreadedPglite>, { onDisk }
 async function embedded(client: PGlite | ThreadedPglite, { onDisk, unlock }: { onDisk: boolean; unlock: () => void }): Promise<Database> {
   const sql = pgliteDriver(client)
   // A `$n::vector` parameter given as bytes (pgvector's binary form, see lib/ingest/vector-binary.ts) is sent as
-  // binary, as node-postgres does for a Buffer: parsing 1536 floats from text costs PGlite ~2.5 ms a vector.
+  // binary, as node-postgres does for a Buffer: parsing 1536 floats from text costs PGlite ~2.5 ms a vector. So is a
+  // `bytea` one (a stored original, lib/db/blob-rows.ts), which PGlite would send as hexadecimal text.
   const [vectorType] = await sql.query<{ oid: number }>(`SELECT 'vector'::regtype::oid AS oid`)
-  if (client instanceof ThreadedPglite) await client.sendVectorsAsBinary(vectorType.oid)
-  else client.serializers[vectorType.oid] = (value: unknown) => (value instanceof Uint8Array ? value : String(value)) as unknown as string
+  const binary = [vectorType.oid, BYTEA_OID]
+  if (client instanceof ThreadedPglite) await client.sendBytesAsBinary(binary)
+  else for (const oid of binary) client.serializers[oid] = (value: unknown) => (value instanceof Uint8Array ? value : String(value)) as unknown as string
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(client as PGlite) })
   // no autovacuum in the embedded database: its process analyses the tables as autovacuum would (on disk, not tests')
   const maintenance = onDisk ? startAutoAnalyze(sql) : undefined

@@ -93,8 +93,8 @@ async function main() {
       try { await entry.handle.rollback() } finally { entry.finish() }
       await entry.outcome
     },
-    async binaryVectors({ oid }) {
-      db.serializers[oid] = value => (value instanceof Uint8Array ? value : String(value))
+    async binaryParameters({ oids }) {
+      for (const oid of oids) db.serializers[oid] = value => (value instanceof Uint8Array ? value : String(value))
     },
     async close() {
       await db.close()

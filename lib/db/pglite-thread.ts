@@ -146,9 +146,9 @@ export class ThreadedPglite implements PgliteClient {
     }
   }
 
-  /** `$n::vector` parameters given as bytes are sent to PostgreSQL as binary (see lib/db/vector-binary.ts). */
-  async sendVectorsAsBinary(vectorOid: number): Promise<void> {
-    await this.call('binaryVectors', { oid: vectorOid })
+  /** Parameters of these types given as bytes are sent to PostgreSQL as binary (see lib/db/client.ts). */
+  async sendBytesAsBinary(oids: number[]): Promise<void> {
+    await this.call('binaryParameters', { oids })
   }
 
   /** Statements sent to the thread and not answered yet: the one running and those queued behind it. */

@@ -66,6 +66,10 @@ describe("the embedded database's store: small blobs are rows, larger ones files
     expect([await rowsOf('originals/ds_a'), await rowsOf('originals/ds_b')]).toEqual([1, 1])
     expect(fs.existsSync(path.join(folder, 'originals'))).toBe(false)
     expect(await blobs.get('originals/ds_b')).toEqual({ data: text('beta'), contentType: 'text/markdown' })
+    // bytes go to the database as they are: zero, a backslash and an "x" (bytea's text escape), high bytes
+    const bytes = new Uint8Array([0, 92, 120, 48, 255, 254, 0])
+    await blobs.put('originals/ds_bytes', bytes, 'application/octet-stream')
+    expect((await blobs.get('originals/ds_bytes'))?.data).toEqual(bytes)
   })
 
   test('a blob over the limit is a file, and replaces the row its key had; a short one again replaces the file', async () => {

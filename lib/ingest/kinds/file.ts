@@ -10,6 +10,7 @@ export const fileKind: DocumentKind<'file'> = {
   // {fileName, mimeType, size} are public; sha256 (duplicate detection, lib/datastores/duplicates.ts) is not shown
   publicFields: ['fileName', 'mimeType', 'size'],
   sourceOf: documentSource,
-  extract: (job, signal) => loadStoredOriginal(job, signal),
+  readsStoredOriginal: true,
+  extract: (job, signal, stored) => loadStoredOriginal(job, signal, stored),
   noTextMessage: 'The file has no text',
 }

@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import type { DatasourceStatus, DatasourceType } from '@/lib/domain/datasources'
+import type { StoredBlob } from '@/lib/db/blob-store'
 import type { Datasource } from '@/lib/generated/prisma/client'
 import type { Section } from '../sections'
 import type { HttpValidators } from '../web/fetcher'
@@ -58,7 +59,9 @@ export interface DocumentKind<T extends DatasourceType = DatasourceType> extends
    * The text in sections with what locates it (page, slide…); a page's title names a discovered page; a fetched
    * kind's HTTP validators. `notModified`: the source says the content held is current (a 304), nothing to parse.
    */
-  extract(job: Datasource, signal: AbortSignal): Promise<Extracted>
+  extract(job: Datasource, signal: AbortSignal, stored?: StoredBlob): Promise<Extracted>
+  /** Its content is the original its upload or upsert stored: read with the batch's claim, given to `extract`. */
+  readsStoredOriginal: boolean
   /** The datasource's error when it has no text. */
   noTextMessage: string
 }

@@ -1,4 +1,4 @@
-import { readOriginalBlob } from '@/lib/db/blob-store'
+import { readOriginalBlob, type StoredBlob } from '@/lib/db/blob-store'
 import type { Datasource } from '@/lib/generated/prisma/client'
 import { transientError } from '../errors'
 import { loadOriginal } from '../loaders'
@@ -6,9 +6,12 @@ import { ocrRequestFor } from '../pipeline/ocr-progress'
 import type { Section } from '../sections'
 import { inSpan } from '@/lib/tracing/spans'
 
-/** The sections of a datasource's stored original (an uploaded file, an upserted text); images and scans recognised. */
-export async function loadStoredOriginal(job: Datasource, signal?: AbortSignal): Promise<{ sections: Section[] }> {
-  const original = await inSpan('sync.fetch', { 'sync.source': 'blob_store' }, () => readOriginalBlob(job.id))
+/**
+ * The sections of a datasource's stored original (an uploaded file, an upserted text); images and scans recognised.
+ * `stored`: the original, when read already with the batch's claim.
+ */
+export async function loadStoredOriginal(job: Datasource, signal?: AbortSignal, stored?: StoredBlob): Promise<{ sections: Section[] }> {
+  const original = stored ?? (await inSpan('sync.fetch', { 'sync.source': 'blob_store' }, () => readOriginalBlob(job.id)))
   // transient: an upload stores its original before queueing, but a blob store on another machine may lag
   if (!original) throw transientError('The original content of this datasource was not found in the blob store')
   const sections = await inSpan('sync.parse', { 'sync.content_type': original.contentType, 'sync.bytes': original.data.length }, () =>

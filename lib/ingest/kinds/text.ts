@@ -9,6 +9,7 @@ export const textKind: DocumentKind<'text'> = {
   batched: true,
   publicFields: [],
   sourceOf: documentSource,
-  extract: job => loadStoredOriginal(job),
+  readsStoredOriginal: true,
+  extract: (job, signal, stored) => loadStoredOriginal(job, signal, stored),
   noTextMessage: 'The file has no text',
 }

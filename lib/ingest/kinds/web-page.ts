@@ -21,6 +21,7 @@ export const pageConfig = (url: string) => ({ source_url: url })
 export const webPageKind: DocumentKind<'web_page'> = {
   type: 'web_page',
   sync: 'document',
+  readsStoredOriginal: false,
   creation: {
     via: 'json',
     json: {

@@ -1,3 +1,4 @@
+import { readOriginalRows, type StoredBlob } from '@/lib/db/blob-store'
 import { getDatabase } from '@/lib/db/client'
 import type { EmbeddingsProvider } from '@/lib/embeddings/provider'
 import type { Datasource } from '@/lib/generated/prisma/client'
@@ -6,7 +7,7 @@ import { chunkingFor, chunkSectionsYielding } from '../chunker'
 import { contentHash } from '../content-hash'
 import { embeddingsFingerprint } from '../embed-chunks'
 import { LeaseLost, permanentError } from '../errors'
-import type { DocumentKind } from '../kinds'
+import { kindOf, type DocumentKind } from '../kinds'
 import { settle, usageLimitMessage, type ChunkWrite } from '../lifecycle'
 import { textSizeOf, type Section } from '../sections'
 import type { RunStatus } from './run-jobs'
@@ -21,6 +22,7 @@ export class PrepareContext {
   private unconfirmed: Promise<unknown> | null = null
   private constructor(
     private stores: Map<string, Store>,
+    private originals: Map<string, StoredBlob>,
     readonly provider: EmbeddingsProvider | null,
   ) {}
 
@@ -28,7 +30,8 @@ export class PrepareContext {
     const { prisma } = await getDatabase()
     const ids = [...new Set(jobs.map(j => j.datastoreId))]
     const stores = await prisma.datastore.findMany({ where: { id: { in: ids } }, select: { id: true, chunkSize: true, chunkOverlap: true } })
-    const context = new PrepareContext(new Map(stores.map(s => [s.id, s])), provider)
+    const originals = await readOriginalRows(jobs.filter(j => readsStoredOriginal(j.type)).map(j => j.id))
+    const context = new PrepareContext(new Map(stores.map(s => [s.id, s])), originals, provider)
     // read now, with the claim: not behind another batch's write, which holds the embedded database's one connection
     for (const organizationId of new Set(jobs.map(j => j.organizationId))) {
       await context.limitOf(organizationId)
@@ -39,6 +42,13 @@ export class PrepareContext {
 
   store(id: string): Store | undefined {
     return this.stores.get(id)
+  }
+
+  /** The job's stored original, read with the claim (once: the batch does not keep it after). */
+  takeOriginal(jobId: string): StoredBlob | undefined {
+    const original = this.originals.get(jobId)
+    this.originals.delete(jobId)
+    return original
   }
 
   async limitOf(organizationId: string): Promise<number> {
@@ -81,6 +91,11 @@ export class PrepareContext {
   }
 }
 
+function readsStoredOriginal(type: Datasource['type']): boolean {
+  const kind = kindOf(type)
+  return kind.sync === 'document' && kind.readsStoredOriginal
+}
+
 export type Prepared = { done: RunStatus } | { write: ChunkWrite }
 
 /**
@@ -97,7 +112,7 @@ export async function prepareDocument(job: Datasource, kind: DocumentKind, worke
   // a conditional fetch only while the chunks depend on nothing else that changed (chunking, model, custom id)
   const fetchContext = hashOf([])
   const conditional = job.fetchContext === fetchContext ? job : { ...job, httpEtag: null, httpLastModified: null }
-  const extracted = await kind.extract(conditional, signal)
+  const extracted = await kind.extract(conditional, signal, context.takeOriginal(job.id))
   // a 304: nothing parsed, chunked or embedded
   if ('notModified' in extracted) {
     return { done: (await settle.unchanged(job.id, workerId, { ...extracted.validators, context: fetchContext })) ? 'synched' : 'lease_lost' }

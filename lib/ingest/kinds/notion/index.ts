@@ -42,6 +42,7 @@ export const notionKind: GroupKind<'notion'> = {
 export const notionPageKind: DocumentKind<'notion_page'> = {
   type: 'notion_page',
   sync: 'document',
+  readsStoredOriginal: false,
   creation: { via: 'group' },
   // each job waits on Notion's API: run alone, with other lanes busy meanwhile
   batched: false,
