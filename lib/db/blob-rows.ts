@@ -4,13 +4,14 @@ import type { SqlStatements } from './sql-driver'
 // The "Blob" table: every original on PostgreSQL (any worker on any machine reads what any web process stored), and
 // the small ones in the embedded database (lib/db/blob-store.ts).
 
-// 4 parameters a row: far below PostgreSQL's 65,535
+// 4 parameters a row, far below PostgreSQL's 65,535; and a few megabytes a statement: the embedded database's
+// WebAssembly memory holds a whole statement while it runs, and grows for good to do so
 const ROWS_A_STATEMENT = 500
+const BYTES_A_STATEMENT = 4 * 1024 * 1024
 
-/** Stores the entries, replacing the keys already stored: one statement for up to 500. */
+/** Stores the entries, replacing the keys already stored: one statement for up to 500 (or 4 MB). */
 export async function putBlobRows(sql: SqlStatements, entries: BlobEntry[]): Promise<void> {
-  for (let start = 0; start < entries.length; start += ROWS_A_STATEMENT) {
-    const part = entries.slice(start, start + ROWS_A_STATEMENT)
+  for (const part of statementsOf(entries)) {
     const values = part.map((_, i) => `($${4 * i + 1}, $${4 * i + 2}::bytea, $${4 * i + 3}, $${4 * i + 4}::int)`).join(', ')
     await sql.query(
       `INSERT INTO "Blob" (key, data, "contentType", size) VALUES ${values}
@@ -18,6 +19,20 @@ export async function putBlobRows(sql: SqlStatements, entries: BlobEntry[]): Pro
       part.flatMap(e => [safeKey(e.key), e.data, e.contentType, e.data.byteLength]),
     )
   }
+}
+
+function statementsOf(entries: BlobEntry[]): BlobEntry[][] {
+  const parts: BlobEntry[][] = []
+  let bytes = Infinity
+  for (const entry of entries) {
+    if (bytes + entry.data.byteLength > BYTES_A_STATEMENT || parts[parts.length - 1].length >= ROWS_A_STATEMENT) {
+      parts.push([])
+      bytes = 0
+    }
+    parts[parts.length - 1].push(entry)
+    bytes += entry.data.byteLength
+  }
+  return parts
 }
 
 export async function getBlobRow(sql: SqlStatements, key: string): Promise<StoredBlob | null> {

@@ -5,6 +5,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
 import { embeddedBlobStore, fileBlobStore, originalKey, PLAIN_TEXT, readOriginalBlob, removeStoredOriginal, SMALL_BLOB_BYTES } from '@/lib/db/blob-store'
+import { putBlobRows } from '@/lib/db/blob-rows'
 import { getDatabase } from '@/lib/db/client'
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ads-blobs-'))
@@ -93,5 +94,18 @@ describe("the embedded database's store: small blobs are rows, larger ones files
     await removeStoredOriginal('ds_e', blobs)
     expect([await readOriginalBlob('ds_d', blobs), await readOriginalBlob('ds_e', blobs), await rowsOf(originalKey('ds_d'))]).toEqual([null, null, 0])
     expect(fs.existsSync(path.join(folder, 'datasources/ds_e'))).toBe(false)
+  })
+})
+
+describe('rows written together', () => {
+  test('one statement for up to 500 rows or 4 MB, so that no statement grows the embedded database for good', async () => {
+    const statements: number[] = []
+    const sql = { kind: 'pglite' as const, exec: async () => {}, query: async (_: string, params?: unknown[]) => (statements.push((params?.length ?? 0) / 4), []) }
+    const entry = (i: number, bytes: number) => ({ key: `originals/ds_${i}`, data: new Uint8Array(bytes), contentType: PLAIN_TEXT })
+    await putBlobRows(sql, Array.from({ length: 1200 }, (_, i) => entry(i, 10)))
+    expect(statements).toEqual([500, 500, 200])
+    statements.length = 0
+    await putBlobRows(sql, Array.from({ length: 20 }, (_, i) => entry(i, 250 * 1024)))
+    expect(statements).toEqual([16, 4])
   })
 })
