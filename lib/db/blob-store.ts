@@ -11,10 +11,10 @@ export { fileBlobStore, PLAIN_TEXT, type BlobEntry, type BlobStore, type StoredB
 /**
  * Where originals live. On PostgreSQL, rows of its "Blob" table (so any worker on any machine reads what any web
  * process stored). In the embedded database, those up to SMALL_BLOB_BYTES are rows of its "Blob" table too (an
- * upserted document, a short file sent in a request's body), written in one statement a request, and larger ones
- * files under DATA_DIR/blobs, which the database's WebAssembly memory never holds. A file costs ~1 ms of the kernel's
- * CPU to create, rename and look up beside on ext4 (here, 2 cores), as much as the sync's whole work on a short
- * document; a row, ~0.1 ms of the database's thread.
+ * upserted document's text), written in one statement a request; larger ones, and uploaded files (streamed to disk
+ * already, then moved into place), are files under DATA_DIR/blobs, which the database's WebAssembly memory never
+ * holds. A file costs ~1 ms of the kernel's CPU to create, rename and look up beside on ext4 (here, 2 cores), as much
+ * as the sync's whole work on a short document; a row, ~0.1 ms of the database's thread.
  */
 export async function getBlobStore(): Promise<BlobStore> {
   const db = await getDatabase()
