@@ -7,7 +7,8 @@ import { getDatabase, getPrisma } from '@/lib/db/client'
 import { EMBEDDING_BATCH_SIZE } from '@/lib/embeddings/provider'
 import { BATCHED_TYPES } from '@/lib/ingest/kinds'
 import { claimDatasources, claimNextDatasource } from '@/lib/ingest/lifecycle'
-import { runJobs } from '@/lib/ingest/pipeline/run-jobs'
+import { PrepareContext } from '@/lib/ingest/pipeline/prepare'
+import { prepareJobs, runJobs } from '@/lib/ingest/pipeline/run-jobs'
 import { drainQueue, JOB_BATCH_SIZE } from '@/lib/ingest/worker'
 import { addFile, addText, chunksOf, createStore, reload } from './fixtures/ingest'
 import { useFakeModel } from './helpers/fake-model'
@@ -76,6 +77,26 @@ describe('jobs run together', () => {
     expect((await chunksOf(old.id))[0].text).toContain('kettle number 9.')
   })
 
+  test("a statement sent while a batch is prepared is answered before the preparation ends (the database's replies are not held back)", async () => {
+    const org = await createStore()
+    for (let i = 0; i < 128; i++) await addText(org, Array.from({ length: 8 }, (_, j) => text(i * 10 + j)).join(' '))
+    const { sql } = await getDatabase()
+    const prepareWhileAsking = async () => {
+      const jobs = await claimDatasources('prep-worker', 60_000, { limit: 64, types: BATCHED_TYPES })
+      const context = await PrepareContext.load(jobs, null)
+      let preparing = true
+      const preparation = prepareJobs(jobs, 'prep-worker', { leaseMs: 60_000 }, context).finally(() => (preparing = false))
+      const answeredWhilePreparing = await sql.query('SELECT 1').then(() => preparing)
+      await (await preparation).write()
+      return answeredWhilePreparing
+    }
+    await prepareWhileAsking() // the first batch of a process loads the tokenizer, and its chunking yields for that
+    // preparing is this thread's work alone (the originals came with the claim): without a turn of the event loop
+    // between documents, the reply would wait for the whole batch
+    expect(await prepareWhileAsking()).toBe(true)
+    expect(await drainQueue()).toBe(0)
+  })
+
   test('the database is told when chunks were written (the embedded one then refreshes its statistics soon)', async () => {
     const database = await getDatabase()
     const before = database.chunksChanged
@@ -103,7 +124,7 @@ describe('jobs run together', () => {
     for (const ds of [docs[0], docs.at(-1)!]) expect(await reload(ds.id)).toMatchObject({ status: 'synched', nbChunks: 1 })
   })
 
-  test('a full batch (JOB_BATCH_SIZE jobs) is claimed and written together, and a job the database refuses still fails alone', async () => {
+  test('batches grow to JOB_BATCH_SIZE jobs, each claimed and written together, and a job the database refuses still fails alone', async () => {
     expect(JOB_BATCH_SIZE).toBeGreaterThanOrEqual(128) // one chunk INSERT for many documents: less of the BM25 statistics' cost a chunk
     const org = await createStore()
     const poisoned = Math.floor(JOB_BATCH_SIZE * 0.7)
@@ -111,8 +132,10 @@ describe('jobs run together', () => {
     for (let i = 0; i < JOB_BATCH_SIZE; i++) docs.push(await addText(org, i === poisoned ? `${text(i)} The word poison makes the database refuse it.` : text(i)))
     expect(await refusingPoison(() => drainQueue({ concurrency: 1 }))).toBe(JOB_BATCH_SIZE)
     const { sql } = await getDatabase()
-    // one batch: its chunks in one embeddings call per EMBEDDING_BATCH_SIZE inputs (several batches would make more)
-    expect(embeddingCalls()).toBe(Math.ceil(JOB_BATCH_SIZE / EMBEDDING_BATCH_SIZE))
+    // one lane claims 16 jobs, then 32, 64, 128 (each claim doubling the one before it: lib/ingest/lane-batches.ts), then
+    // the 16 left; a batch's chunks go in one embeddings call per EMBEDDING_BATCH_SIZE inputs (a batch a job: 256 calls)
+    const batches = [16, 32, 64, 128, JOB_BATCH_SIZE - 240]
+    expect(embeddingCalls()).toBe(batches.reduce((n, size) => n + Math.ceil(size / EMBEDDING_BATCH_SIZE), 0))
     for (const [i, ds] of docs.entries()) {
       if (i === poisoned) continue
       expect(await reload(ds.id)).toMatchObject({ status: 'synched', nbChunks: 1, syncOutcome: 'added' })

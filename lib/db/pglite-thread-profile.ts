@@ -1,15 +1,19 @@
 // Part of the database thread's own code (lib/db/pglite-thread-source.ts): with DATABASE_STATEMENT_PROFILE set, each
 // statement's time inside PGlite's lock (PostgreSQL's work and PGlite's protocol, not the wait for the lock) summed
-// by its text, and written to that file every 2 seconds, whole, as tab-separated lines: runs, milliseconds, the
-// operation and its text with its spaces collapsed. `npm run bench:load -- --statements` reads it
-// (scripts/bench/load-statements.ts). Off, a statement costs one test of a variable more.
+// by its text, and written to that file every 2 seconds and at the database's close, whole, as tab-separated lines:
+// runs, milliseconds, the operation and its text with its spaces collapsed. `npm run bench:load -- --statements` reads it
+// (scripts/bench/load-statements.ts). Beside it, FILE.timeline gets a line a statement, appended: when it started
+// (milliseconds since the epoch), how long it held the database, the first 80 characters of its key; what showed the
+// database idle while the sync worker's lanes prepared their first batches (issue 28). Off, a statement costs one test
+// of a variable more.
 export const STATEMENT_PROFILE_SOURCE = `
 function statementProfile(db, file) {
-  if (!file) return { run: (op, args, fn) => fn() }
+  if (!file) return { run: (op, args, fn) => fn(), flush() {} }
   const fs = require('node:fs')
   const { AsyncLocalStorage } = require('node:async_hooks')
   const current = new AsyncLocalStorage()
   const totals = new Map()
+  let timeline = []
   const exclusive = db._runExclusiveQuery.bind(db)
   db._runExclusiveQuery = fn => exclusive(async () => {
     const started = performance.now()
@@ -20,6 +24,7 @@ function statementProfile(db, file) {
       const total = totals.get(key) || { runs: 0, ms: 0 }
       total.runs++
       total.ms += performance.now() - started
+      timeline.push((performance.timeOrigin + started).toFixed(1) + '\\t' + (performance.now() - started).toFixed(2) + '\\t' + key.slice(0, 80))
       totals.set(key, total)
     }
   })
@@ -27,9 +32,11 @@ function statementProfile(db, file) {
     const lines = [...totals].map(([key, t]) => t.runs + '\\t' + t.ms.toFixed(3) + '\\t' + key)
     fs.writeFileSync(file + '.tmp', lines.join('\\n') + '\\n')
     fs.renameSync(file + '.tmp', file)
+    if (timeline.length > 0) fs.appendFileSync(file + '.timeline', timeline.join('\\n') + '\\n')
+    timeline = []
   }
   setInterval(write, 2000).unref()
   const keyOf = (op, args) => (op + ' ' + (args.sql || '')).replace(/\\s+/g, ' ').trim().slice(0, 300)
-  return { run: (op, args, fn) => current.run(keyOf(op, args), fn) }
+  return { run: (op, args, fn) => current.run(keyOf(op, args), fn), flush: write }
 }
 `

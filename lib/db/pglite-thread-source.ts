@@ -97,6 +97,7 @@ async function main() {
       for (const oid of oids) db.serializers[oid] = value => (value instanceof Uint8Array ? value : String(value))
     },
     async close() {
+      profile.flush()
       await db.close()
     },
   }

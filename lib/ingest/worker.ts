@@ -55,11 +55,11 @@ export function startWorker(options: { concurrency: number; pollMs?: number }): 
   const indexReady = ensureEmbeddingsIndex()
   const lane = async () => {
     await indexReady
-    const batches = new LaneBatches(workerId, claimed => prepareJobs(claimed.jobs, workerId, { leaseMs: leaseMs(), stopSignal: stopJobs.signal }, claimed.context))
+    const batches = new LaneBatches(workerId, claimed => prepareJobs(claimed.jobs, workerId, { leaseMs: leaseMs(), stopSignal: stopJobs.signal }, claimed.context), JOB_BATCH_SIZE)
     while (!stopClaiming.signal.aborted) {
       let busy = false
       try {
-        busy = await batches.next(() => claimBatch(workerId, leaseMs()))
+        busy = await batches.next(limit => claimBatch(workerId, leaseMs(), limit))
       } catch (error) {
         logger.error('sync worker lane failed', { workerId, error: messageOf(error) })
       }
@@ -100,9 +100,9 @@ export async function drainQueue(options: { concurrency?: number; workerId?: str
   let processed = 0
   await ensureEmbeddingsIndex()
   const lane = async () => {
-    const batches = new LaneBatches(workerId, claimed => prepareJobs(claimed.jobs, workerId, { leaseMs: lease }, claimed.context))
-    while (await batches.next(async () => {
-      const claimed = await claimBatch(workerId, lease)
+    const batches = new LaneBatches(workerId, claimed => prepareJobs(claimed.jobs, workerId, { leaseMs: lease }, claimed.context), JOB_BATCH_SIZE)
+    while (await batches.next(async limit => {
+      const claimed = await claimBatch(workerId, lease, limit)
       processed += claimed?.jobs.length ?? 0
       return claimed
     }));
@@ -113,13 +113,13 @@ export async function drainQueue(options: { concurrency?: number; workerId?: str
 }
 
 /**
- * Claims the next due job, with up to JOB_BATCH_SIZE − 1 more when it is of a batched kind (content at hand: text,
- * file), and reads what preparing them needs (their datastores, limits and stored tokens). Null when nothing was due.
+ * Claims the next due job, with up to `limit` − 1 more when it is of a batched kind (content at hand: text, file), and
+ * reads what preparing them needs (their datastores, limits and stored tokens). Null when nothing was due.
  */
-async function claimBatch(workerId: string, lease: number): Promise<ClaimedBatch | null> {
+async function claimBatch(workerId: string, lease: number, limit: number): Promise<ClaimedBatch | null> {
   const job = await claimNextDatasource(workerId, lease)
   if (!job) return null
-  const more = BATCHED_TYPES.includes(job.type) ? await claimDatasources(workerId, lease, { limit: JOB_BATCH_SIZE - 1, types: BATCHED_TYPES }) : []
+  const more = BATCHED_TYPES.includes(job.type) ? await claimDatasources(workerId, lease, { limit: limit - 1, types: BATCHED_TYPES }) : []
   const jobs = [job, ...more]
   // read again by the batch itself when this fails: a failure there settles each job as failed
   return { jobs, context: await PrepareContext.load(jobs, embeddingsProvider()).catch(() => undefined) }

@@ -55,6 +55,25 @@ describe("a lane's batches", () => {
     expect(log.filter(l => l.startsWith('written'))).toEqual(['written 1', 'written 2', 'written 3', 'written 4'])
   })
 
+  test('a lane claims 16 jobs first and doubles each full claim up to its most; a claim that finds fewer starts over at 16', async () => {
+    const limits: number[] = []
+    let due = 16 + 32 + 64 + 64 + 10
+    const claim = async (limit: number): Promise<ClaimedBatch | null> => {
+      limits.push(limit)
+      const n = Math.min(limit, due)
+      due -= n
+      return n === 0 ? null : { jobs: Array.from({ length: n }, (_, i) => ({ id: `${limits.length}-${i}` }) as Datasource) }
+    }
+    const batches = new LaneBatches('test-worker', async () => ({ write: async () => [] }), 64)
+    while (await batches.next(claim));
+    // 64 is this lane's most; the claim of 64 that found 10 ends the growth, and the next one (finding none) asks 16 again
+    expect(limits).toEqual([16, 32, 64, 64, 64, 16])
+    due = 40
+    limits.length = 0
+    while (await batches.next(claim));
+    expect(limits).toEqual([16, 32, 16])
+  })
+
   test('a failed claim still writes the batch prepared before it; end() writes what is left', async () => {
     const { log, writes, claim, batches } = lane(1)
     await batches.next(claim)
