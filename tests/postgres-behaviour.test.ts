@@ -43,6 +43,34 @@ describe.skipIf(!process.env.TEST_SCHEMA_URL)('PostgreSQL shared by several proc
     expect(usage.agentQueries).toBe(25)
   })
 
+  test("two processes writing a datastore's new words at once both count them: its statistics are written one transaction at a time", async () => {
+    const { ctx } = await createTenant()
+    const prisma = (await first).prisma
+    const store = await prisma.datastore.create({ data: { organizationId: ctx.organizationId, name: 'two writers' } })
+    const [a, b] = await Promise.all(['a', 'b'].map(name => prisma.datasource.create({ data: { organizationId: ctx.organizationId, datastoreId: store.id, type: 'text', name } })))
+    const insert = (tx: { query: Database['sql']['query'] }, datasourceId: string) =>
+      tx.query(`INSERT INTO "Chunk" (id, "organizationId", "datastoreId", "datasourceId", position, text, tokens) VALUES ($1, $2, $3, $4, 0, 'Zanzibar cloves', 4)`, [
+        `chunk-${datasourceId}`, ctx.organizationId, store.id, datasourceId,
+      ])
+    let inserted!: () => void
+    let release!: () => void
+    const firstInserted = new Promise<void>(resolve => (inserted = resolve))
+    const released = new Promise<void>(resolve => (release = resolve))
+    // the first process's transaction has counted "zanzibar" (a new lexeme of the datastore) and is still open
+    const one = (await first).sql.transaction(async tx => (await insert(tx, a.id), inserted(), await released))
+    await firstInserted
+    const two = (await second).sql.transaction(tx => insert(tx, b.id))
+    // the second waits for the first at the datastore's "DatastoreTextStats" row, which the trigger writes before the
+    // lexemes: had it not waited, its MERGE would insert "zanzibar" too, and fail on the key once the first commits
+    const { sql } = await first
+    const waiting = `SELECT 1 FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE NOT l.granted AND a.datname = current_database()`
+    while ((await sql.query(waiting)).length === 0) await new Promise(resolve => setTimeout(resolve, 20))
+    release()
+    await Promise.all([one, two])
+    const terms = await sql.query<{ lexeme: string; df: number }>(`SELECT lexeme, df FROM "DatastoreTerm" WHERE "datastoreId" = $1 ORDER BY 1`, [store.id])
+    expect(terms).toEqual([{ lexeme: 'clove', df: 2 }, { lexeme: 'zanzibar', df: 2 }])
+  })
+
   test('an original stored by one process is read by another (the Blob table, no file)', async () => {
     const bytes = new TextEncoder().encode('stored by the first process')
     await on(first, async () => (await getBlobStore()).put('datasources/shared/original', bytes, 'text/plain'))
