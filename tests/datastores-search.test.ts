@@ -176,7 +176,7 @@ describe('hybrid search', () => {
   test('the 1536-dimension index of the migrations is binary-quantized too', async () => {
     const { sql } = await getDatabase()
     const [index] = await sql.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() AND indexname = 'Chunk_embedding_1536_idx'`)
-    for (const part of ['hnsw', '(binary_quantize(embedding))::bit(1536)', 'bit_hamming_ops', 'WHERE (vector_dims(embedding) = 1536)']) {
+    for (const part of ['hnsw', '(binary_quantize(embedding))::bit(1536)', 'bit_hamming_ops', "WITH (m='12')", 'WHERE (vector_dims(embedding) = 1536)']) {
       expect(index.indexdef).toContain(part)
     }
   })

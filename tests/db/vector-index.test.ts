@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest'
 import { getDatabase, getPrisma } from '@/lib/db/client'
 import type { SqlDriver } from '@/lib/db/sql-driver'
 import { toVectorBinary } from '@/lib/db/vector-binary'
-import { ensureVectorIndex, FULL_PRECISION_MAX_DIMENSIONS, vectorIndexName } from '@/lib/db/vector-index'
+import { BINARY_INDEX_LINKS, ensureVectorIndex, FULL_PRECISION_MAX_DIMENSIONS, vectorIndexDefinition, vectorIndexName } from '@/lib/db/vector-index'
 import { newId } from '@/lib/db/ids'
 import { vectorRankingStatement, vectorSearch } from '@/lib/search/hybrid-search'
 import { scopeOf } from '@/lib/search/scope'
@@ -52,7 +52,7 @@ async function exactNearest(sql: SqlDriver, datastoreId: string, embedding: numb
   return rows.map(r => r.id)
 }
 
-const indexDefinition = async (sql: SqlDriver, dimensions: number) =>
+const indexDefinition = async (sql: Pick<SqlDriver, 'query'>, dimensions: number) =>
   (await sql.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() AND indexname = $1`, [vectorIndexName(dimensions)]))[0]?.indexdef
 
 describe('the vector index of an embedding size', () => {
@@ -63,7 +63,23 @@ describe('the vector index of an embedding size', () => {
     const small = await indexDefinition(sql, 64)
     for (const part of ['hnsw', '(embedding)::vector(64)', 'vector_cosine_ops', 'WHERE (vector_dims(embedding) = 64)']) expect(small).toContain(part)
     const large = await indexDefinition(sql, FULL_PRECISION_MAX_DIMENSIONS + 44)
-    for (const part of ['hnsw', `(binary_quantize(embedding))::bit(${FULL_PRECISION_MAX_DIMENSIONS + 44})`, 'bit_hamming_ops']) expect(large).toContain(part)
+    for (const part of ['hnsw', `(binary_quantize(embedding))::bit(${FULL_PRECISION_MAX_DIMENSIONS + 44})`, 'bit_hamming_ops', `m='${BINARY_INDEX_LINKS}'`]) expect(large).toContain(part)
+  })
+
+  test(`the migrations' 1536-dimension index is the one the code defines, with ${BINARY_INDEX_LINKS} links a node`, async () => {
+    const { sql } = await getDatabase()
+    const migrated = await indexDefinition(sql, 1536)
+    expect(migrated).toContain(`WITH (m='${BINARY_INDEX_LINKS}')`)
+    // built by the code's definition in a transaction rolled back, so the migrated index stays
+    let defined: string | undefined
+    const rollback = new Error('rolled back')
+    await expect(sql.transaction(async tx => {
+      await tx.exec(`DROP INDEX "${vectorIndexName(1536)}"; ${vectorIndexDefinition(1536)}`)
+      defined = await indexDefinition(tx, 1536)
+      throw rollback
+    })).rejects.toBe(rollback)
+    expect(defined).toBe(migrated)
+    expect(await indexDefinition(sql, 1536)).toBe(migrated)
   })
 
   test('an index of the other kind under the size\'s name (an earlier version\'s) is rebuilt at the next start', async () => {
