@@ -6,7 +6,7 @@ import { fileBlobStore, getBlobStore, originalKey, PLAIN_TEXT } from '@/lib/db/b
 import { getDatabase, getPrisma } from '@/lib/db/client'
 import { EMBEDDING_BATCH_SIZE } from '@/lib/embeddings/provider'
 import { BATCHED_TYPES } from '@/lib/ingest/kinds'
-import { claimDatasources, claimNextDatasource } from '@/lib/ingest/lifecycle'
+import { claimBatchOf, claimDatasources, claimNextDatasource } from '@/lib/ingest/lifecycle'
 import { PrepareContext } from '@/lib/ingest/pipeline/prepare'
 import { prepareJobs, runJobs } from '@/lib/ingest/pipeline/run-jobs'
 import { drainQueue, JOB_BATCH_SIZE } from '@/lib/ingest/worker'
@@ -279,6 +279,28 @@ describe('jobs run together', () => {
     expect(await claimDatasources('worker-b', 60_000, { limit: 15, types: BATCHED_TYPES })).toEqual([])
     await runJobs([held!], 'worker-a', { leaseMs: 60_000 })
     await prisma.datasource.deleteMany({ where: { datastoreId: org.store.id, type: 'web_page' } })
+  })
+
+  test('a batch is claimed in one statement: the next due job and the batched ones due after it; a web page first goes alone', async () => {
+    const org = await createStore()
+    const prisma = await getPrisma()
+    const page = (name: string) => prisma.datasource.create({
+      data: { organizationId: org.organizationId, datastoreId: org.store.id, type: 'web_page', name, status: 'pending', config: { source_url: 'https://example.com/' } },
+    })
+    const queue = [await addText(org, text(1)), await page('between'), await addText(org, text(2)), await addText(org, text(3)), await page('last')]
+    // due in this order, before anything else queued in this file
+    const { sql } = await getDatabase()
+    for (const [i, ds] of queue.entries()) await sql.query(`UPDATE "Datasource" SET "nextRunAt" = timestamp '2000-01-01' + make_interval(secs => $2) WHERE id = $1`, [ds.id, i])
+    const statements = vi.spyOn(sql, 'query')
+    const batch = await claimBatchOf('batch-worker', 60_000, 3, BATCHED_TYPES)
+    expect(statements.mock.calls.filter(([text]) => text.includes('UPDATE "Datasource" d')).length).toBe(1)
+    statements.mockRestore()
+    expect(batch.map(j => j.id)).toEqual([queue[0].id, queue[2].id])
+    expect((await claimBatchOf('batch-worker', 60_000, 3, BATCHED_TYPES)).map(j => j.id)).toEqual([queue[1].id])
+    expect((await claimBatchOf('batch-worker', 60_000, 3, BATCHED_TYPES)).map(j => j.id)).toEqual([queue[3].id])
+    expect((await claimBatchOf('batch-worker', 60_000, 3, BATCHED_TYPES)).map(j => j.id)).toEqual([queue[4].id])
+    for (const ds of await prisma.datasource.findMany({ where: { id: { in: queue.map(q => q.id) } } })) expect(ds).toMatchObject({ status: 'running', leaseOwner: 'batch-worker', attempts: 1 })
+    await prisma.datasource.deleteMany({ where: { id: { in: queue.map(q => q.id) } } })
   })
 
   test("the usage limit counts the batch's earlier jobs: the one that would pass it ends usage_limit_reached", async () => {

@@ -8,7 +8,7 @@ import { embeddingsProvider } from '@/lib/embeddings/provider'
 import { sleep, startBackgroundLanes } from './background'
 import { messageOf } from './errors'
 import { BATCHED_TYPES } from './kinds'
-import { claimDatasources, claimNextDatasource } from './lifecycle'
+import { claimBatchOf } from './lifecycle'
 import { PrepareContext } from './pipeline/prepare'
 import { prepareJobs } from './pipeline/run-jobs'
 import { LaneBatches, type ClaimedBatch } from './lane-batches'
@@ -117,10 +117,8 @@ export async function drainQueue(options: { concurrency?: number; workerId?: str
  * reads what preparing them needs (their datastores, limits and stored tokens). Null when nothing was due.
  */
 async function claimBatch(workerId: string, lease: number, limit: number): Promise<ClaimedBatch | null> {
-  const job = await claimNextDatasource(workerId, lease)
-  if (!job) return null
-  const more = BATCHED_TYPES.includes(job.type) ? await claimDatasources(workerId, lease, { limit: limit - 1, types: BATCHED_TYPES }) : []
-  const jobs = [job, ...more]
+  const jobs = await claimBatchOf(workerId, lease, limit, BATCHED_TYPES)
+  if (jobs.length === 0) return null
   // read again by the batch itself when this fails: a failure there settles each job as failed
   return { jobs, context: await PrepareContext.load(jobs, embeddingsProvider()).catch(() => undefined) }
 }

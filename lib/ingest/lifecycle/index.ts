@@ -2,7 +2,7 @@
 // Creating and re-queueing (enqueue), claiming and renewing (claim), ending (settle, write-chunks) and a group's
 // status from its children's (group-status) all go through here, on one clock (clock.ts); so do scheduled refreshes
 // (refresh) and removing datasources (remove).
-export { claimDatasources, claimNextDatasource, expireLeasesOfDeadWorkers, renewLeases } from './claim'
+export { claimBatchOf, claimDatasources, claimNextDatasource, expireLeasesOfDeadWorkers, renewLeases } from './claim'
 export { createQueuedDatasource, createQueuedDatasources, enqueueDatasources, type NewDatasource, type NewQueuedDatasource } from './enqueue'
 export { refreshGroupStatus } from './group-status'
 export { enqueueDueRefreshes, rescheduleRefreshes, scheduleNextRefresh } from './refresh'
