@@ -99,6 +99,8 @@ export function benchEmbedding(text: string, dimensions: number): Float32Array {
   return v
 }
 
+const LATENCY_MS = Number(process.env.BENCH_EMBEDDINGS_LATENCY_MS ?? 0)
+
 export function startBenchEmbeddingsServer(port = 0): Promise<{ url: string; close(): Promise<void> }> {
   let requests = 0
   const server = http.createServer(async (req, res) => {
@@ -114,6 +116,8 @@ export function startBenchEmbeddingsServer(port = 0): Promise<{ url: string; clo
         index,
         embedding: Array.from(benchEmbedding(String(input), dimensions), x => Math.round(x * 1e6) / 1e6),
       }))
+      // BENCH_EMBEDDINGS_LATENCY_MS: answer that much later, as a remote model does (0: at once)
+      if (LATENCY_MS > 0) await new Promise(resolve => setTimeout(resolve, LATENCY_MS))
       res.writeHead(200, { 'content-type': 'application/json' })
       res.end(JSON.stringify({ object: 'list', model: body.model, data, usage: { prompt_tokens: 0, total_tokens: 0 } }))
       return
