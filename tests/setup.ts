@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
-import { afterAll, beforeAll } from 'vitest'
+import { afterAll, beforeAll, inject } from 'vitest'
 import { openPglite, openPostgres, useDatabase, type Database } from '@/lib/db/client'
 
 // Every test file gets its own database with the migrations applied, and its own DATA_DIR for files: an in-memory
@@ -31,7 +31,8 @@ if (postgresUrl) {
 
 beforeAll(async () => {
   const url = process.env.TEST_SCHEMA_URL
-  database = url ? openPostgres(url) : openPglite()
+  // the migrated template of this run (tests/global-setup.ts), when there is one
+  database = url ? openPostgres(url) : openPglite(undefined, { fromDump: inject('pgliteTemplate') || undefined })
   useDatabase(database)
   await database
 })

@@ -40,7 +40,9 @@ async function main() {
   const { vector } = await import('@electric-sql/pglite-pgvector')
   const compiledHere = !workerData.modules
   const modules = await compiledModules(workerData.modules)
-  const db = await PGlite.create(workerData.dataDir, { extensions: { vector }, ...modules })
+  // an in-memory database started from a dump of another (tests' migrated template)
+  const loadDataDir = workerData.fromDump ? new Blob([require('node:fs').readFileSync(workerData.fromDump)]) : undefined
+  const db = await PGlite.create(workerData.dataDir, { extensions: { vector }, ...modules, loadDataDir })
   // every value stays the text PostgreSQL sent: parsing is the caller's, on the main thread
   const identity = value => value
   db.parsers = new Proxy({}, { get: () => identity })

@@ -78,8 +78,9 @@ export class ThreadedPglite implements PgliteClient {
   }
 
   /** Opens PGlite (with pgvector) in a new thread: on disk in `dataDir`, or in memory when it is undefined. */
-  static async open(dataDir: string | undefined, options: { statementProfile?: string } = {}): Promise<ThreadedPglite> {
-    const worker = new Worker(DATABASE_THREAD_SOURCE, { eval: true, workerData: { dataDir, statementProfile: options.statementProfile, modules: compiledModules } })
+  /** `fromDump`: a file of PGlite's dumpDataDir, the in-memory database's start. */
+  static async open(dataDir: string | undefined, options: { statementProfile?: string; fromDump?: string } = {}): Promise<ThreadedPglite> {
+    const worker = new Worker(DATABASE_THREAD_SOURCE, { eval: true, workerData: { dataDir, statementProfile: options.statementProfile, fromDump: options.fromDump, modules: compiledModules } })
     const ready = await new Promise<Reply>((resolve, reject) => {
       worker.once('message', resolve)
       worker.once('error', reject)
