@@ -90,7 +90,7 @@ export async function textStatistics(sql: Tx, scope: Scope, query: string): Prom
 
 /**
  * SQL: a chunk's BM25 score for all the terms, each term's weight written as
- * idf · (k1 + 1) / (1 + k1 · (1 - b + b · length / average) / tf), so that tf is computed once (0: NULL, weight 0).
+ * idf · (k1 + 1) / (1 + k1 · (1 - b + b · length / average) / tf), so that tf is computed once (weight 0 without the term).
  * Parameters from `firstParam`: the terms' one-lexeme tsqueries, their idf · (k1 + 1), then k1 · (1 - b) and
  * k1 · b / average. Nothing of the question is written into the text, so that its shape (the number of terms) comes
  * again and the embedded database's thread runs it prepared (lib/db/pglite-thread-source.ts).
@@ -102,8 +102,10 @@ function scoreSql(stats: TextStatistics, terms: QueryTerm[], firstParam: number)
   if (n === 0) return { sql: '0::real', params: [] }
   const constant = firstParam + 2 * n
   const norm = `($${constant}::real + $${constant + 1}::real * c."tsvLength"::real)`
+  // a chunk holds few of the question's terms: the containment test (~half a term's weight on PGlite) spares the
+  // weight of the others, and a term held has a frequency of at least 1
   const sql = terms
-    .map((_, i) => `COALESCE($${firstParam + n + i}::real / (1::real + ${norm} / NULLIF(search_term_frequency(c.tsv, $${firstParam + i}::tsquery), 0)), 0::real)`)
+    .map((_, i) => `CASE WHEN c.tsv @@ $${firstParam + i}::tsquery THEN $${firstParam + n + i}::real / (1::real + ${norm} / search_term_frequency(c.tsv, $${firstParam + i}::tsquery)) ELSE 0::real END`)
     .join(' + ')
   const params = [
     ...terms.map(t => lexemeQuery([t.lexeme], '|')),
