@@ -26,7 +26,7 @@ async function drift(sql: Pick<SqlDriver, 'query'>): Promise<unknown[]> {
       SELECT ch."datastoreId", search_document(d."language"::regconfig, ch.text) AS tsv FROM "Chunk" ch JOIN "Datastore" d ON d.id = ch."datastoreId"
     )`
   const totals = await sql.query(
-    `${recount}, counted AS (SELECT "datastoreId", count(*)::bigint AS chunks, sum(search_length(tsv))::bigint AS length FROM c GROUP BY 1),
+    `${recount}, counted AS (SELECT "datastoreId", count(*)::bigint AS chunks, sum(search_length_by_positions(tsv))::bigint AS length FROM c GROUP BY 1),
      stored AS (SELECT "datastoreId", chunks, length FROM "DatastoreTextStats")
      (SELECT 'recount' AS side, * FROM counted EXCEPT SELECT 'recount', * FROM stored) UNION ALL (SELECT 'stored', * FROM stored EXCEPT SELECT 'stored', * FROM counted)`,
   )
@@ -37,7 +37,7 @@ async function drift(sql: Pick<SqlDriver, 'query'>): Promise<unknown[]> {
   )
   const stale = await sql.query(
     `SELECT ch.id FROM "Chunk" ch JOIN "Datastore" d ON d.id = ch."datastoreId"
-      WHERE ch.tsv IS DISTINCT FROM search_document(d."language"::regconfig, ch.text) OR ch."tsvLength" <> search_length(ch.tsv)`,
+      WHERE ch.tsv IS DISTINCT FROM search_document(d."language"::regconfig, ch.text) OR ch."tsvLength" <> search_length_by_positions(ch.tsv)`,
   )
   return [...totals, ...terms, ...stale]
 }
@@ -59,6 +59,33 @@ const paragraph = (topic: string, n: number) =>
   Array.from({ length: n }, (_, i) => `The ${topic} report, section ${i}: results for ${topic} number ${i % 7} and its method.`).join(' ')
 
 describe('BM25 statistics', () => {
+  test("a chunk's length, read through ts_rank, is its tsvector's positions counted one by one, in every script", async () => {
+    const { sql } = await getDatabase()
+    const texts = [
+      paragraph('kettle', 40),
+      'Été über ñandú: l’été dernier, Ærø et Łódź.',
+      '東京都の天気は晴れです',
+      'Tokyo 東京 2026 weather 天気',
+      'Привет мир, это проверка',
+      '!!! ... ---',
+      `${'warranty '.repeat(300)}end`,
+      Array.from({ length: 20_000 }, (_, i) => `word${i % 997}`).join(' '),
+    ]
+    const rows = await sql.query<{ config: string; fast: number | null; counted: number | null }>(
+      `SELECT cfg AS config, search_length(search_document(cfg::regconfig, t)) AS fast, search_length_by_positions(search_document(cfg::regconfig, t)) AS counted
+         FROM unnest($1::text[]) AS t, unnest(ARRAY['english', 'simple', 'french']) AS cfg`,
+      [texts],
+    )
+    expect(rows).toHaveLength(texts.length * 3)
+    for (const row of rows) expect(row.fast).toBe(row.counted)
+    // a lexeme keeps 256 positions at most; positions beyond 16,383 merge into that one
+    expect(rows.filter(r => r.counted === 256)).toHaveLength(3)
+    expect(rows.filter(r => r.counted === 17_379)).toHaveLength(3)
+    expect(rows.filter(r => r.counted === 0).length).toBe(3)
+    const [empty] = await sql.query<{ n: number | null; z: number }>(`SELECT search_length(NULL::tsvector) AS n, search_length(''::tsvector) AS z`)
+    expect(empty).toEqual({ n: null, z: 0 })
+  })
+
   test('adds, replacements, datasource and datastore deletes and a language change keep them equal to a recount', async () => {
     const tenant = await createTenant()
     const { sql } = await getDatabase()
