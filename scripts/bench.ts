@@ -23,7 +23,7 @@ async function main() {
     }
   }
   if (wanted.length === 1) {
-    if (AS_IN_PRODUCTION.includes(wanted[0])) process.env.NODE_ENV = 'production'
+    if (AS_IN_PRODUCTION.includes(wanted[0])) Object.assign(process.env, { NODE_ENV: 'production' })
     const bench = (await import(`./bench/${wanted[0]}.ts`)) as { run: (argv?: string[]) => Promise<void> }
     await bench.run(options)
     process.exit(0)
