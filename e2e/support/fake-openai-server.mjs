@@ -2,7 +2,7 @@
 // on 127.0.0.1 only. Tests start it in-process (startFakeOpenAI) or as a process: `node fake-openai-server.mjs PORT`.
 // Embeddings are a hashed bag of words, so texts sharing words are near each other, deterministically.
 // Behaviour is scriptable per test: POST /__control {reply, mode, delayMs, firstTokenDelayMs, embeddingsMode,
-// embeddingsDelayMs, answerFromContext, rewriteReply, rewriteMode, rewriteDelayMs, status, toolCalls, replyFromTools};
+// embeddingsDelayMs, embeddingsFormat, answerFromContext, rewriteReply, rewriteMode, rewriteDelayMs, status, toolCalls, replyFromTools};
 // GET /__requests. GET /v1/models lists `models` (behaviour) or DEFAULT_MODELS. `requireKey`: any /v1 request with
 // another Bearer key is a 401; `down: true`: every /v1 request has its connection closed unanswered (a server that
 // stopped answering). Modes: error (HTTP `status`, 500 by default), garbage, hang, drop, drop-mid-stream, hang-mid-stream.
@@ -25,6 +25,16 @@ export function embedText(text, dimensions = DEFAULT_DIMENSIONS) {
   }
   const norm = Math.hypot(...v) || 1
   return v.map(x => x / norm)
+}
+
+/**
+ * A vector as OpenAI sends it: numbers, or with `encoding_format: "base64"` the float32 values' little-endian bytes in
+ * base64. `forced` (behaviour.embeddingsFormat "float") answers numbers whatever was asked, as servers that ignore the
+ * field do.
+ */
+function encodeEmbedding(vector, format, forced) {
+  if ((forced ?? format) !== 'base64') return vector
+  return Buffer.from(Float32Array.from(vector).buffer).toString('base64')
 }
 
 function defaultReply(body) {
@@ -134,7 +144,7 @@ export async function startFakeOpenAI({ port = 0, host = '127.0.0.1' } = {}) {
       const inputs = Array.isArray(body.input) ? body.input : [body.input]
       const dims = body.dimensions ?? DEFAULT_DIMENSIONS
       // inFlight: embeddings requests unanswered when this one came, itself included
-      requests.push({ path: url.pathname, body: { model: body.model, count: inputs.length, dimensions: body.dimensions }, inFlight: ++embeddingsInFlight })
+      requests.push({ path: url.pathname, body: { model: body.model, count: inputs.length, dimensions: body.dimensions, encoding_format: body.encoding_format }, inFlight: ++embeddingsInFlight })
       try {
         if (behaviour.embeddingsMode === 'error') return json(500, { error: { message: 'embeddings failed (fake)' } })
         // embeddingsDelayMs: a slow embeddings model (a job then stays mid-sync long enough to be interrupted)
@@ -145,7 +155,7 @@ export async function startFakeOpenAI({ port = 0, host = '127.0.0.1' } = {}) {
       return json(200, {
         object: 'list',
         model: body.model,
-        data: inputs.map((input, index) => ({ object: 'embedding', index, embedding: embedText(input, dims) })),
+        data: inputs.map((input, index) => ({ object: 'embedding', index, embedding: encodeEmbedding(embedText(input, dims), body.encoding_format, behaviour.embeddingsFormat) })),
         usage: { prompt_tokens: inputs.length, total_tokens: inputs.length },
       })
     }

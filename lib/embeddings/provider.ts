@@ -1,12 +1,15 @@
 import { metrics } from '@/lib/metrics/registry'
-import { createOpenAI } from '@ai-sdk/openai'
 import { outboundFetch } from '@/lib/http/outbound-fetch'
 import { embedMany } from 'ai'
 import { config } from '@/lib/config'
 import { UpstreamUnavailable } from '@/lib/http/errors'
+import { openAICompatibleEmbeddingModel } from './openai-compatible-model'
 
 // Inputs per embeddings request: large enough to amortise the round trip, small enough for every provider's limit
 export const EMBEDDING_BATCH_SIZE = 96
+
+// @ai-sdk/openai's default base, which OPENAI_BASE_URL replaces
+const OPENAI_API_URL = 'https://api.openai.com/v1'
 
 export interface EmbeddingsProvider {
   model: string
@@ -22,9 +25,8 @@ export interface EmbeddingsProvider {
 export function embeddingsProvider(): EmbeddingsProvider | null {
   const env = config()
   if (!env.OPENAI_API_KEY) return null
-  const openai = createOpenAI({ apiKey: env.OPENAI_API_KEY, baseURL: env.OPENAI_BASE_URL, fetch: outboundFetch })
-  const model = openai.embedding(env.EMBEDDINGS_MODEL)
   const dimensions = env.EMBEDDINGS_DIMENSIONS
+  const model = openAICompatibleEmbeddingModel({ baseURL: env.OPENAI_BASE_URL || OPENAI_API_URL, apiKey: env.OPENAI_API_KEY, model: env.EMBEDDINGS_MODEL, dimensions, fetch: outboundFetch })
   return {
     model: env.EMBEDDINGS_MODEL,
     dimensions,
@@ -37,7 +39,6 @@ export function embeddingsProvider(): EmbeddingsProvider | null {
             values: texts.slice(i, i + EMBEDDING_BATCH_SIZE),
             maxRetries: options?.maxRetries ?? 2,
             abortSignal: options?.signal,
-            providerOptions: { openai: { dimensions } },
           })
           for (const e of embeddings) {
             if (e.length !== dimensions) {

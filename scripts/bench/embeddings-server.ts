@@ -99,6 +99,12 @@ export function benchEmbedding(text: string, dimensions: number): Float32Array {
   return v
 }
 
+/** As OpenAI answers: the float32 values' bytes in base64 when asked (`encoding_format: "base64"`), else decimals. */
+function encoded(vector: Float32Array, format: string | undefined): string | number[] {
+  if (format === 'base64') return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString('base64')
+  return Array.from(vector, x => Math.round(x * 1e6) / 1e6)
+}
+
 const LATENCY_MS = Number(process.env.BENCH_EMBEDDINGS_LATENCY_MS ?? 0)
 
 export function startBenchEmbeddingsServer(port = 0): Promise<{ url: string; close(): Promise<void> }> {
@@ -107,14 +113,14 @@ export function startBenchEmbeddingsServer(port = 0): Promise<{ url: string; clo
     const parts: Buffer[] = []
     for await (const part of req) parts.push(part as Buffer)
     if (req.url?.endsWith('/embeddings') && req.method === 'POST') {
-      const body = JSON.parse(Buffer.concat(parts).toString('utf8') || '{}') as { input: string | string[]; dimensions?: number; model?: string }
+      const body = JSON.parse(Buffer.concat(parts).toString('utf8') || '{}') as { input: string | string[]; dimensions?: number; model?: string; encoding_format?: string }
       const inputs = Array.isArray(body.input) ? body.input : [body.input]
       const dimensions = body.dimensions ?? 1536
       requests++
       const data = inputs.map((input, index) => ({
         object: 'embedding',
         index,
-        embedding: Array.from(benchEmbedding(String(input), dimensions), x => Math.round(x * 1e6) / 1e6),
+        embedding: encoded(benchEmbedding(String(input), dimensions), body.encoding_format),
       }))
       // BENCH_EMBEDDINGS_LATENCY_MS: answer that much later, as a remote model does (0: at once)
       if (LATENCY_MS > 0) await new Promise(resolve => setTimeout(resolve, LATENCY_MS))
