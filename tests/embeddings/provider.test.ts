@@ -50,7 +50,7 @@ describe('the configured embeddings provider', () => {
 describe('an OpenAI-compatible embeddings server answering badly', () => {
   let server: http.Server
   let baseURL: string
-  let answer: (body: { input: string[] }, res: http.ServerResponse) => void
+  let answer: (body: { input: string[]; encoding_format?: string }, res: http.ServerResponse) => void
   const seen: { authorization?: string; path?: string }[] = []
 
   beforeAll(async () => {
@@ -103,7 +103,7 @@ describe('an OpenAI-compatible embeddings server answering badly', () => {
   it('asks a server that refuses base64 for numbers, at once and from then on', async () => {
     const formats: string[] = []
     answer = (body, res) => {
-      const format = (body as { encoding_format: string }).encoding_format
+      const format = body.encoding_format ?? 'float'
       formats.push(format)
       if (format !== 'float') return res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'encoding_format: unknown value' } }))
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: body.input.map((_, index) => ({ index, embedding: [index, 1] })) }))
