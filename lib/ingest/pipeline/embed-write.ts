@@ -19,9 +19,26 @@ export interface Outcomes {
  * in batches) and one write transaction. When either fails for a group of several, each job is tried alone, so that
  * a job the provider or the database refuses fails by itself; a job alone fails with its error.
  */
-export async function embedAndWrite(group: ChunkWrite[], provider: EmbeddingsProvider | null, workerId: string, beat: Heartbeat, outcomes: Outcomes): Promise<void> {
+export function embedAndWrite(group: ChunkWrite[], provider: EmbeddingsProvider | null, workerId: string, beat: Heartbeat, outcomes: Outcomes): Promise<void> {
+  return writeEmbedded(startEmbedding(group, provider, beat, outcomes), workerId, beat, outcomes)
+}
+
+/**
+ * The group's embeddings, requested now (the jobs the provider refuses are failed and left out). Needs no database:
+ * a batch's embeddings come while its lane still waits for its next claim (issue 28), then `writeEmbedded` writes it.
+ * Rejects only when the run as a whole stopped; a rejection the caller has not awaited yet is not unhandled.
+ */
+export function startEmbedding(group: ChunkWrite[], provider: EmbeddingsProvider | null, beat: Heartbeat, outcomes: Outcomes): Promise<ChunkWrite[]> {
+  if (!provider || group.length === 0) return Promise.resolve(group)
   const chunks = group.reduce((n, item) => n + item.content.chunks.length, 0)
-  const embedded = provider ? await inSpan('sync.embed', { 'sync.chunks': chunks }, () => embedGroup(group, provider, beat.signal, outcomes)) : group
+  const embedding = inSpan('sync.embed', { 'sync.chunks': chunks }, () => embedGroup(group, provider, beat.signal, outcomes))
+  embedding.catch(() => {})
+  return embedding
+}
+
+/** Writes a group once its embeddings came, but none of the jobs whose lease was lost meanwhile. */
+export async function writeEmbedded(embedding: Promise<ChunkWrite[]>, workerId: string, beat: Heartbeat, outcomes: Outcomes): Promise<void> {
+  const embedded = await embedding
   beat.signal.throwIfAborted()
   for (const item of embedded) if (beat.lost(item.job.id)) outcomes.record(item.job, 'lease_lost')
   const ready = embedded.filter(item => !beat.lost(item.job.id))

@@ -7,7 +7,7 @@ import { logger, withLogContext } from '@/lib/logger'
 import { permanentError } from '../errors'
 import { kindOf, REFRESHABLE_TYPES } from '../kinds'
 import { refreshGroupStatus, scheduleNextRefresh, type ChunkWrite } from '../lifecycle'
-import { embedAndWrite, type Outcomes } from './embed-write'
+import { embedAndWrite, startEmbedding, writeEmbedded, type Outcomes } from './embed-write'
 import { settleFailedJob } from './failure'
 import { startHeartbeat, type Heartbeat } from './heartbeat'
 import { PrepareContext, prepareDocument } from './prepare'
@@ -88,8 +88,8 @@ async function prepareBatch(claimed: Datasource[], workerId: string, options: Ru
 
 /**
  * Every job prepared, each group embedded and written when full while the next is prepared; resolves with
- * `writeLast`, which embeds and writes the last group once the one before it is written (and throws only when the
- * run as a whole stopped).
+ * `writeLast`, which writes the last group (its embeddings requested already) once the one before it is written
+ * (and throws only when the run as a whole stopped).
  */
 async function prepareAll(jobs: Datasource[], workerId: string, leaseMs: number, beat: Heartbeat, outcomes: Outcomes, loaded?: PrepareContext): Promise<{ writeLast: () => Promise<void> }> {
   const context = loaded ?? (await PrepareContext.load(jobs, embeddingsProvider()))
@@ -126,7 +126,18 @@ async function prepareAll(jobs: Datasource[], workerId: string, leaseMs: number,
     // group by writeLast, which the lane calls once it has claimed its next batch)
     if (i < jobs.length - 1 && group.reduce((n, w) => n + w.content.chunks.length, 0) >= MAX_GROUP_CHUNKS) await flush()
   }
-  return { writeLast: async () => (await flush(), await writing) }
+  // the last group's embeddings are requested now, not when the lane writes the batch: they need no database, and the
+  // lane writes only once it has claimed its next batch, a claim that waits for the writes under way on the embedded
+  // database (issue 28: the embeddings were requested only then, the database idle while they came)
+  const last = group
+  const embedding = startEmbedding(last, provider, beat, outcomes)
+  const writeLast = async () => {
+    await writing
+    writing = last.length > 0 ? writeEmbedded(embedding, workerId, beat, outcomes) : Promise.resolve()
+    context.writing(last, writing)
+    await writing
+  }
+  return { writeLast }
 }
 
 function yieldToEventLoop(): Promise<void> {
