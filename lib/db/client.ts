@@ -13,6 +13,7 @@ import { maintainAfterChunkWrites, startAutoAnalyze } from './auto-analyze'
 import { lockDataDir } from './data-dir-lock'
 import { applyMigrations } from './migrate'
 import { preparedStatements } from './postgres-prepared'
+import { pgliteParsers } from './bytea'
 import { ThreadedPglite } from './pglite-thread'
 import { pgliteDriver, postgresDriver, type SqlDriver } from './sql-driver'
 
@@ -59,7 +60,7 @@ export async function openPglite(dir?: string, options: { thread?: boolean; from
   const open = async () =>
     threaded
       ? await ThreadedPglite.open(dataDir, { statementProfile: config().DATABASE_STATEMENT_PROFILE, fromDump })
-      : await PGlite.create(dataDir, { extensions: { vector }, loadDataDir: fromDump ? new Blob([fs.readFileSync(fromDump)]) : undefined })
+      : await PGlite.create(dataDir, { extensions: { vector }, parsers: pgliteParsers, loadDataDir: fromDump ? new Blob([fs.readFileSync(fromDump)]) : undefined })
   try {
     return await embedded(await migrated(open, { onDisk: !!dir }), { onDisk: !!dir, unlock })
   } catch (error) {

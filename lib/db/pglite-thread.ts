@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads'
 import { messages, types } from '@electric-sql/pglite'
 import { logger } from '@/lib/logger'
+import { pgliteParsers } from './bytea'
 import { DATABASE_THREAD_SOURCE } from './pglite-thread-source'
 
 type Parser = (text: string, typeId?: number) => unknown
@@ -65,7 +66,7 @@ let compiledModules: CompiledModules | undefined
 export class ThreadedPglite implements PgliteClient {
   private pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>()
   private nextId = 1
-  private parsers: Parsers = { ...(types.parsers as Parsers) }
+  private parsers: Parsers = { ...(pgliteParsers as Parsers) }
   private lastHeapBytes = 0
   private failure: Error | undefined
   /** Whether this thread compiled PostgreSQL's WebAssembly itself (the process's first) or was given it. */

@@ -46,6 +46,18 @@ describe('the embedded database in a thread of its own', () => {
     expect(fromThread.at).toBeInstanceOf(Date)
   })
 
+  test('bytes come back whole, as a Uint8Array, from empty to 200 KB, threaded and in-process', async () => {
+    const sizes = [0, 1, 255, 4096, 200_000]
+    const written = sizes.map(size => Uint8Array.from({ length: size }, (_, i) => (i * 7919 + size) % 256))
+    for (const database of [threaded, inProcess]) {
+      const rows = await database.sql.query<{ data: Uint8Array }>(`SELECT d AS data FROM unnest($1::bytea[]) WITH ORDINALITY AS t(d, n) ORDER BY n`, [written.map(w => '\\x' + Buffer.from(w).toString('hex'))])
+      expect(rows.map(r => r.data.constructor)).toEqual(sizes.map(() => Uint8Array))
+      expect(rows.map((r, i) => Buffer.from(r.data).equals(Buffer.from(written[i])))).toEqual(sizes.map(() => true))
+      const [single] = await database.sql.query<{ data: Uint8Array }>(`SELECT $1::bytea AS data`, [written[4]])
+      expect(Buffer.from(single.data).equals(Buffer.from(written[4]))).toBe(true)
+    }
+  })
+
   test('parameters cross as they are: bytes as binary vectors, arrays, dates', async () => {
     const vector = new Uint8Array(Buffer.from([0, 2, 0, 0, 0x3f, 0x80, 0, 0, 0x40, 0, 0, 0])) // pgvector's binary [1, 2]
     const rows = await threaded.sql.query<{ v: string; n: number; d: Date }>(
