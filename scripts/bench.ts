@@ -9,7 +9,7 @@ const ALL = ['ingest', 'query', 'agent'] as const
 const ON_REQUEST = ['load', 'pdf-read', 'ingest-profile', 'retrieval', 'pglite-ceiling', 'ocr', 'floor'] as const
 // Benchmarks that call the route handlers in-process run them as `npm start` does: with NODE_ENV=production, the
 // settings are read once (lib/config.ts), not checked against the environment on each call (~0.5 ms a question)
-const AS_IN_PRODUCTION: readonly string[] = ['agent']
+const AS_IN_PRODUCTION: readonly string[] = ['agent', 'ingest-profile']
 
 async function main() {
   const args = process.argv.slice(2)

@@ -72,8 +72,12 @@ function benchDatabaseUrl(): { url?: string; dropSchema: () => Promise<void> } {
   }
 }
 
-/** A new DATA_DIR with PGlite on disk (the embedded default), the embeddings server, and an organization with a key. */
-export async function openBenchEnvironment(): Promise<BenchEnvironment> {
+/**
+ * A new DATA_DIR with PGlite on disk (the embedded default), the embeddings server, and an organization with a key.
+ * `embeddings: false`: no OPENAI_API_KEY (full-text mode), set before the settings are first read (with
+ * NODE_ENV=production they are read once).
+ */
+export async function openBenchEnvironment(options: { embeddings?: boolean } = {}): Promise<BenchEnvironment> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ads-bench-'))
   const embeddings = await startEmbeddingsProcess()
   const postgres = benchDatabaseUrl()
@@ -87,6 +91,7 @@ export async function openBenchEnvironment(): Promise<BenchEnvironment> {
     OPENAI_BASE_URL: embeddings.url,
     EMBEDDINGS_DIMENSIONS: String(DIMENSIONS),
   })
+  if (options.embeddings === false) delete process.env.OPENAI_API_KEY
   const started = Date.now()
   const db = await getDatabase()
   console.log(`database (${db.kind}) opened in ${Date.now() - started} ms${postgres.url ? '' : ` at ${dataDir}`}`)

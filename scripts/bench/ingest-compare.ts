@@ -48,6 +48,8 @@ function runProfile(dir: string, label: string, args: string[], json: string, lo
     const out = fs.openSync(log, 'w')
     const env = { ...process.env }
     for (const key of ['DATABASE_URL', 'DATA_DIR', 'WORKER']) delete env[key]
+    // as `npm start` runs the service (settings read once where a tree does so)
+    env.NODE_ENV = 'production'
     // as the tree's own npm scripts run tsx (a tree whose database client imports 'server-only' needs react-server)
     const scripts = JSON.stringify((JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { scripts?: unknown }).scripts ?? {})
     const conditions = scripts.includes('--conditions=react-server') ? ['--conditions=react-server'] : []

@@ -94,9 +94,10 @@ export async function profileIngest(options: ProfileOptions): Promise<ProfileRes
   const app = await loadApp()
   const timer = options.noProfile ? null : await timeStatements()
   const opened = performance.now()
-  const env = await openBenchEnvironment()
+  const env = await openBenchEnvironment({ embeddings: !options.noEmbeddings })
   const dbOpenMs = performance.now() - opened
-  // full-text mode: the worker finds no embeddings provider (config() reads the environment again when it changes)
+  // full-text mode: the worker finds no embeddings provider (a tree whose openBenchEnvironment takes no options reads
+  // the settings again when the environment changes)
   if (options.noEmbeddings) delete process.env.OPENAI_API_KEY
   try {
     const { sql } = env.db as unknown as { sql: Sql }
