@@ -42,14 +42,22 @@ function prepareTree(dir: string): void {
   if (r.status !== 0) throw new Error(`scripts/prepare.mjs failed in ${dir}`)
 }
 
+/** Whether the tree's openBenchEnvironment can open without OPENAI_API_KEY (scripts/bench/datastore-support.ts). */
+function leavesOutTheKey(dir: string): boolean {
+  const support = path.join(dir, 'scripts', 'bench', 'datastore-support.ts')
+  return fs.existsSync(support) && fs.readFileSync(support, 'utf8').includes('embeddings?: boolean')
+}
+
 /** One profile run as a child process in `dir`; its output goes to `log`. */
 function runProfile(dir: string, label: string, args: string[], json: string, log: string): Promise<ProfileResult> {
   return new Promise((resolve, reject) => {
     const out = fs.openSync(log, 'w')
     const env = { ...process.env }
     for (const key of ['DATABASE_URL', 'DATA_DIR', 'WORKER']) delete env[key]
-    // as `npm start` runs the service (settings read once where a tree does so)
-    env.NODE_ENV = 'production'
+    // as `npm start` runs the service (settings read once where a tree does so), unless the tree's bench could not
+    // then leave out the embeddings key for --no-embeddings (it removes it after the settings were first read)
+    if (!args.includes('--no-embeddings') || leavesOutTheKey(dir)) env.NODE_ENV = 'production'
+    else Reflect.deleteProperty(env, 'NODE_ENV')
     // as the tree's own npm scripts run tsx (a tree whose database client imports 'server-only' needs react-server)
     const scripts = JSON.stringify((JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { scripts?: unknown }).scripts ?? {})
     const conditions = scripts.includes('--conditions=react-server') ? ['--conditions=react-server'] : []
