@@ -30,6 +30,9 @@ export async function bootstrap(role: { web: boolean; worker: boolean }): Promis
   const { expireLeasesOfDeadWorkers } = await import('@/lib/ingest/lifecycle')
   const expired = await expireLeasesOfDeadWorkers()
   if (expired > 0) logger.warn('jobs of a worker that stopped mid-sync are queued again', { datasources: expired })
+  // the token counter's table (~150 ms), built once the start is done rather than by the first question or job
+  const { prepareTokenCounter } = await import('@/lib/ingest/tokenizer')
+  setImmediate(prepareTokenCounter)
   if (role.worker) {
     const { logIngestCapabilities } = await import('@/lib/ingest/capabilities')
     logIngestCapabilities()

@@ -196,6 +196,20 @@ export function countTokens(text: string): number {
   return n
 }
 
+/**
+ * Builds the counter's table now (~150 ms of this thread), rather than at the first count: the server's start does it
+ * in idle time (lib/bootstrap.ts), so neither the first question (its history budget) nor the first synchronisation
+ * waits for it.
+ */
+export function prepareTokenCounter(): void {
+  ranks()
+}
+
+/** Whether the counter's table is built (prepareTokenCounter, or a first count). */
+export function tokenCounterReady(): boolean {
+  return byteRanks !== null
+}
+
 export function encodeTokens(text: string): number[] {
   return encode(text)
 }

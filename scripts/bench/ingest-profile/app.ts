@@ -28,6 +28,10 @@ export async function loadApp(): Promise<App> {
   const parseUpsertBody = pick<(body: unknown) => unknown[]>(upsert, ['parseUpsertBody'], 'lib/datastores/upsert')
   const upsertDocuments = pick<(ctx: Ctx, id: string, docs: unknown[]) => Promise<{ ids: string[] }>>(upsert, ['upsertDocuments'], 'lib/datastores/upsert')
   const drainQueue = pick<(o: { concurrency?: number }) => Promise<number>>(worker, ['drainQueue'], 'lib/ingest/worker')
+  // what the server's start does in a tree that has it (lib/bootstrap.ts): the token counter's table built before
+  // any document comes
+  const tokenizer = (await import('@/lib/ingest/tokenizer')) as { prepareTokenCounter?: () => void }
+  tokenizer.prepareTokenCounter?.()
   return {
     createDatastore: async (ctx, name) => (await createDatastore(ctx, { name })).id,
     // what the upsert route does with a request's body, after authentication
