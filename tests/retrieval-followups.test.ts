@@ -57,6 +57,8 @@ describe('standalone questions', () => {
     const [rewrite] = model.fake.rewriteRequests()
     expect(model.fake.rewriteRequests()).toHaveLength(1) // the first question had no history: no rewrite
     expect(rewrite.max_tokens ?? rewrite.max_completion_tokens).toBeLessThanOrEqual(128)
+    expect(rewrite.temperature).toBe(0)
+    expect(rewrite.stream).toBeFalsy()
     const request = sentMessages(rewrite).at(-1)!.content
     expect(request).toContain('User: tell me about the Zephyr kettle')
     expect(request).toContain('Follow-up question: and how much does it cost?')
