@@ -5,7 +5,8 @@ import * as datasources from '@/app/api/datasources/route'
 import * as datastores from '@/app/api/datastores/route'
 import * as upsert from '@/app/api/datastores/upsert/[datastoreId]/route'
 import * as externalUpload from '@/app/api/external/datastores/file-upload/[datastoreId]/route'
-import { getPrisma } from '@/lib/db/client'
+import { findHolders, holdersStatement, sha256Hex } from '@/lib/datastores/duplicates'
+import { getDatabase, getPrisma } from '@/lib/db/client'
 import { drainQueue } from '@/lib/ingest/worker'
 import { call } from './helpers/http'
 import { createTenant, type TestTenant } from './helpers/tenants'
@@ -92,5 +93,35 @@ describe('duplicate uploads', () => {
     expect(await chunkCount(store.id)).toBe(2)
     const copy = await post([{ text: 'Orders ship within two working days.' }], '?allowDuplicates=1')
     expect(copy.json.ids[0]).not.toBe(first.json.ids[0])
+  })
+})
+
+type PlanNode = { 'Node Type': string; 'Index Name'?: string; 'Actual Rows': number; 'Rows Removed by Filter'?: number; 'Rows Removed by Index Recheck'?: number; Plans?: PlanNode[] }
+const planNodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(planNodes)]
+
+describe('the duplicate look-up (issue 28)', () => {
+  test('probes its index once a hash, however many datasources the datastore holds and whatever the planner knows of them', async () => {
+    const tenant = await createTenant()
+    const store = await newDatastore(tenant)
+    const other = await newDatastore(tenant)
+    const { sql } = await getDatabase()
+    // 400 datasources carrying their content's hash, as uploads write them, and the same hashes in another datastore;
+    // no ANALYZE: a new datastore is looked up before any statistics exist
+    for (const datastoreId of [store.id, other.id]) {
+      const values = Array.from({ length: 400 }, (_, i) => `('${datastoreId}_${i}', '${tenant.ctx.organizationId}', '${datastoreId}', 'text', 'doc ${i}', '{"sha256":"${sha256Hex(String(i))}"}'::jsonb, now() + interval '${i} seconds', now())`)
+      await sql.query(`INSERT INTO "Datasource" (id, "organizationId", "datastoreId", type, name, config, "createdAt", "updatedAt") VALUES ${values.join(', ')}`)
+    }
+    const hashes = [3, 150, 399, 1000, 1001].map(i => sha256Hex(String(i)))
+    const holders = await findHolders(store.id, hashes)
+    expect([...holders.values()].map(h => h.id).sort()).toEqual([`${store.id}_150`, `${store.id}_3`, `${store.id}_399`])
+
+    const statement = holdersStatement(store.id, hashes)
+    const [row] = await sql.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${statement.text}`, statement.params)
+    const nodes = planNodes(row['QUERY PLAN'][0].Plan)
+    expect(nodes.some(n => n['Index Name'] === 'Datasource_datastoreId_sha256_key_idx')).toBe(true)
+    // rows read: the three holders, not the datastore's 400 (nor the other datastore's)
+    const scans = nodes.filter(n => /Scan/.test(n['Node Type']))
+    const read = scans.reduce((sum, n) => sum + n['Actual Rows'] + (n['Rows Removed by Filter'] ?? 0) + (n['Rows Removed by Index Recheck'] ?? 0), 0)
+    expect(read).toBeLessThanOrEqual(2 * 3)
   })
 })
