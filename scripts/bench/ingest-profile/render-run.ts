@@ -92,7 +92,7 @@ function sqlTable(r: ProfileResult): string[] {
         `into fresh copies of "Chunk", ${r.options.sqlRounds} round(s), mean; ${r.sql.notes.join('; ')}):`,
     )
     out.push('')
-    out.push('| table | CPU ms/chunk (main thread) | wall ms/chunk | difference in CPU | attributed to |')
+    out.push('| table | CPU ms/chunk (process) | wall ms/chunk | difference in CPU | attributed to |')
     out.push('|---|---|---|---|---|')
     for (const d of sqlDeltas(r)) out.push(`| ${d.label} | ${f(d.cpuPerChunk)} | ${f(d.wallPerChunk)} | ${f(d.deltaCpu)} | ${d.attributed} |`)
   }

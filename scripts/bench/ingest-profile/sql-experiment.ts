@@ -9,10 +9,8 @@ export interface SqlVariant {
   key: string
   label: string
   attributed: string
-  /** Main-thread CPU (PostgreSQL runs there), per round. */
+  /** The process's CPU, per round: PostgreSQL runs in the database's thread (lib/db/pglite-thread.ts), not the main one. */
   cpuMs: number[]
-  /** Every thread's. */
-  processCpuMs: number[]
   wallMs: number[]
 }
 
@@ -37,8 +35,7 @@ async function timeVariant(sql: Sql, table: ChunkTable, spec: VariantSpec, state
   const start = mark()
   for (const s of statements) await sql.transaction(tx => tx.query(`INSERT INTO "${name}" ${s.text}`, s.params))
   const cost = since(start)
-  variant.cpuMs.push(Number.isFinite(cost.mainThreadMs) ? cost.mainThreadMs : cost.cpuMs)
-  variant.processCpuMs.push(cost.cpuMs)
+  variant.cpuMs.push(cost.cpuMs)
   variant.wallMs.push(cost.wallMs)
   await sql.exec(`DROP TABLE "${name}"`)
 }
@@ -47,9 +44,9 @@ export async function sqlExperiment(sql: Sql, datastoreId: string, rounds: numbe
   const { rows, statements } = await chunkInserts(sql, datastoreId)
   const table = await readChunkTable(sql)
   const { specs, notes } = table
-  const variants: SqlVariant[] = specs.map(s => ({ key: s.key, label: s.label, attributed: s.attributed, cpuMs: [], processCpuMs: [], wallMs: [] }))
+  const variants: SqlVariant[] = specs.map(s => ({ key: s.key, label: s.label, attributed: s.attributed, cpuMs: [], wallMs: [] }))
   await warmUp(sql, statements)
-  notes.push("an untimed warm-up insert of the same rows into a bare copy first; CPU is the main thread's, where PostgreSQL runs")
+  notes.push("an untimed warm-up insert of the same rows into a bare copy first; CPU is the process's, PostgreSQL's thread with it")
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? specs : [...specs].reverse()
     for (const spec of order) await timeVariant(sql, table, spec, statements, variants.find(x => x.key === spec.key)!)
