@@ -10,8 +10,13 @@ function serialize(value: unknown): unknown {
   return value
 }
 
-// What every line written while serving one request (its id) or running one job (the datasource, the attempt) carries
-const context = new AsyncLocalStorage<Record<string, unknown>>()
+// What every line written while serving one request (its id) or running one job (the datasource, the attempt) carries.
+// One context a process, on globalThis: under `npm start` this module is bundled once for the instrumentation (which
+// answers the API's own routes: lib/api/direct-dispatch.ts) and once for Next's routes, and a line written by one copy
+// within the other's context would lose its request id. A second AsyncLocalStorage would also cost every promise of
+// the process one more propagation (Node 20's init hook walks all of them).
+const holder = globalThis as unknown as { __logContext?: AsyncLocalStorage<Record<string, unknown>> }
+const context = (holder.__logContext ??= new AsyncLocalStorage<Record<string, unknown>>())
 
 /** Runs `fn` with `fields` added to every log line it writes, however deep. */
 export function withLogContext<T>(fields: Record<string, unknown>, fn: () => T): T {
