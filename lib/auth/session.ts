@@ -53,6 +53,8 @@ export function authOptions(request?: { clientAddress: string }): AuthOptions {
         if (account?.provider !== SSO_PROVIDER_ID) return true
         const verified = (profile as { email_verified?: boolean } | undefined)?.email_verified
         if (await admitSsoUser(user.email, user.name, verified)) return true
+        // a refusal naming a member's account (an unverified email) is in that member's organizations' audit logs
+        if (user.email) await auditSignIn('auth.sign_in_failed', user.email, request?.clientAddress ?? 'unknown', 'sso')
         return `/login?error=${SSO_NOT_ADMITTED}`
       },
       // the session version is copied in at sign-in and checked on every read: a revoked session is ended (next-auth

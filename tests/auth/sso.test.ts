@@ -55,6 +55,16 @@ describe('single sign-on admission', () => {
     expect(await admitSsoUser(email, null, false)).toBe(false)
   })
 
+  test("a refusal naming a member's account is in the audit log as a failed sign-in, with the client's address", async () => {
+    const { email, organizationId, user } = await memberWithPassword('a password 123')
+    const signIn = authOptions({ clientAddress: '203.0.113.9' }).callbacks!.signIn!
+    const result = await signIn({ user: { id: 'sub-2', email }, account: { provider: 'oidc', type: 'oauth', providerAccountId: 'sub-2' }, profile: { email_verified: false } as never })
+    expect(result).toBe('/login?error=SsoNotAdmitted')
+    const prisma = await getPrisma()
+    const entries = await prisma.auditEntry.findMany({ where: { organizationId, targetId: user.id } })
+    expect(entries).toMatchObject([{ action: 'auth.sign_in_failed', actorId: user.id, targetName: email, clientAddress: '203.0.113.9' }])
+  })
+
   test('a pending invitation admits its email, whatever the domain, into its organization with its role, once', async () => {
     const prisma = await getPrisma()
     const org = await prisma.organization.create({ data: { name: 'An inviting team' } })
