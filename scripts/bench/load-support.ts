@@ -1,16 +1,14 @@
 // What bench:load's runs share (scripts/bench/load.ts, load-compare.ts): the server as `npm start` runs it, the seeded
-// datastore, one streamed question over real HTTP, the closed and open loops, CPU and memory from /proc.
+// datastore, the closed and open loops (each question: load-client.ts), CPU and memory from /proc.
 import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import { createParser } from 'eventsource-parser'
+import { KEY, type Outcome } from './load-client'
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..')
-export const KEY = 'ads_bench_load_key_0123456789abcdef'
 const DOCUMENTS = 1_000
 
-/** A question's outcome; `conversationId`: the conversation its answer went to (a follow-up continues it). */
-export interface Outcome { firstMs: number | null; status: number; conversationId?: string }
+export { ask, KEY, type Outcome } from './load-client'
 
 export const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms))
 
@@ -85,32 +83,6 @@ export async function seed(base: string): Promise<{ agentId: string; questions: 
   }
   const agent = await (await fetch(`${base}/api/agents`, { method: 'POST', headers, body: JSON.stringify({ name: 'Load', datastoreIds: [store.id], minScore: 0 }) })).json() as { id: string }
   return { agentId: agent.id, questions }
-}
-
-/** One streamed question (in `conversationId`, a follow-up): the time to its first answer event, or its refusal. */
-export async function ask(base: string, agentId: string, question: string, conversationId?: string): Promise<Outcome> {
-  const started = performance.now()
-  const res = await fetch(`${base}/api/agents/${agentId}/query`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ query: question, streaming: true, ...(conversationId ? { conversationId } : {}) }),
-  }).catch(() => null)
-  if (!res) return { firstMs: null, status: 0 }
-  if (res.status !== 200) {
-    await res.arrayBuffer().catch(() => {})
-    return { firstMs: null, status: res.status }
-  }
-  let first: number | null = null
-  let done = false
-  let answeredIn: string | undefined
-  const parser = createParser({ onEvent: e => {
-    if (first === null && (e.event === 'answer' || (!e.event && e.data !== '[DONE]'))) first = performance.now() - started
-    if (e.event === 'endpoint_response') answeredIn = (JSON.parse(e.data) as { conversationId?: string }).conversationId
-    if (e.data === '[DONE]') done = true
-  } })
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader()
-  for (let read = await reader.read(); !read.done; read = await reader.read()) parser.feed(read.value)
-  return { firstMs: first, status: done && first !== null ? 200 : 599, conversationId: answeredIn }
 }
 
 /**

@@ -72,13 +72,15 @@ export async function run(argv: string[] = []): Promise<void> {
     const asker = () => ask(base(), agentId, question())
     const visitor = () => conversing(conversationId => ask(base(), agentId, question(), conversationId), options.followUps)
     const load = os.loadavg()[0]
-    const { rows, statements } = await measureLevels(options, visitor, asker, serverCpu, env.DATABASE_STATEMENT_PROFILE)
+    // what shares the cores with the server: this process (the visitors) and the fake model
+    const clientCpu = () => { const own = process.cpuUsage(); return (own.user + own.system) / 1000 + cpuMs(model.pid!) }
+    const { rows, statements } = await measureLevels(options, visitor, asker, serverCpu, clientCpu, env.DATABASE_STATEMENT_PROFILE)
     const database = process.env.BENCH_DATABASE_URL ? `PostgreSQL, ${options.processes} web process${options.processes > 1 ? 'es' : ''}` : 'embedded PGlite, one process'
     console.log(`\nCommand: \`${process.env.BENCH_DATABASE_URL ? 'BENCH_DATABASE_URL=… ' : ''}npm run bench:load -- --levels ${options.levels.join(',')} --seconds ${options.seconds} --rate ${options.rate} --processes ${options.processes}${options.followUps ? ` --follow-ups ${options.followUps}` : ''}\` (${database}; 1,000 SciFact abstracts; load average at start ${load.toFixed(1)}, ${os.cpus().length} cores)\n`)
     const onPostgres = !!process.env.BENCH_DATABASE_URL
-    console.log(`| load | questions/s | first answer p50 | p95 | p99 | server CPU a question |${onPostgres ? ' PostgreSQL CPU a question |' : ''} errors | 503 |`)
-    console.log(`|---|---|---|---|---|---|${onPostgres ? '---|' : ''}---|---|`)
-    for (const r of rows) console.log(`| ${r.load} | ${r.questions_per_s} | ${r.first_p50_ms} ms | ${r.first_p95_ms} ms | ${r.first_p99_ms} ms | ${r.cpu_ms_per_question} ms |${onPostgres ? ` ${r.database_cpu_ms_per_question} ms |` : ''} ${r.errors} | ${r.refused_503} |`)
+    console.log(`| load | questions/s | first answer p50 | p95 | p99 | server CPU a question |${onPostgres ? ' PostgreSQL CPU a question |' : ''} errors | 503 | visitors + fake model CPU a question |`)
+    console.log(`|---|---|---|---|---|---|${onPostgres ? '---|' : ''}---|---|---|`)
+    for (const r of rows) console.log(`| ${r.load} | ${r.questions_per_s} | ${r.first_p50_ms} ms | ${r.first_p95_ms} ms | ${r.first_p99_ms} ms | ${r.cpu_ms_per_question} ms |${onPostgres ? ` ${r.database_cpu_ms_per_question} ms |` : ''} ${r.errors} | ${r.refused_503} | ${r.client_cpu_ms_per_question} ms |`)
     if (statements.length) console.log(statements.join('\n'))
     const end = memoryMb(servers[0].child.pid!)
     console.log(`\nThe first server's memory: ${started.rss} MB resident after its start, ${seeded.rss} MB after seeding (peak ${seeded.peak} MB), ${end.rss} MB after the load (peak ${end.peak} MB)${options.profile ? ' — restarted under the profiler after seeding' : ''}`)
@@ -99,12 +101,15 @@ async function restartProfiled(server: { child: ChildProcess; base: string }, en
 }
 
 /** Each closed level, then the open loop; with `profileFile` (--statements), each one's statements too. */
-async function measureLevels(options: Options, visitor: () => () => Promise<Outcome>, asker: () => Promise<Outcome>, serverCpu: () => number, profileFile?: string) {
-  const rows: ReturnType<typeof summary>[] = []
+async function measureLevels(options: Options, visitor: () => () => Promise<Outcome>, asker: () => Promise<Outcome>, serverCpu: () => number, clientCpu: () => number, profileFile?: string) {
+  const rows: (ReturnType<typeof summary> & { client_cpu_ms_per_question: number })[] = []
   const statements: string[] = []
   const measured = async (label: string, run: () => Promise<Run>) => {
     const before = profileFile ? await statementSnapshot(profileFile) : undefined
-    const row = summary(label, ...(await run()))
+    const client = clientCpu()
+    const result = await run()
+    const answered = result[0].filter(o => o.status === 200).length
+    const row = { ...summary(label, ...result), client_cpu_ms_per_question: answered ? Math.round(((clientCpu() - client) / answered) * 10) / 10 : NaN }
     rows.push(row)
     if (before && profileFile) statements.push(statementsTable(label, before, await statementSnapshot(profileFile), Math.round(row.questions_per_s * options.seconds)))
   }
