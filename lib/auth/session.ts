@@ -48,15 +48,7 @@ export function authOptions(request?: { clientAddress: string }): AuthOptions {
       ...[ssoProvider()].filter(p => p !== null),
     ],
     callbacks: {
-      // single sign-on admits members, invited people and allowed domains only (lib/auth/sso.ts)
-      signIn: async ({ user, account, profile }) => {
-        if (account?.provider !== SSO_PROVIDER_ID) return true
-        const verified = (profile as { email_verified?: boolean } | undefined)?.email_verified
-        if (await admitSsoUser(user.email, user.name, verified)) return true
-        // a refusal naming a member's account (an unverified email) is in that member's organizations' audit logs
-        if (user.email) await auditSignIn('auth.sign_in_failed', user.email, request?.clientAddress ?? 'unknown', 'sso')
-        return `/login?error=${SSO_NOT_ADMITTED}`
-      },
+      signIn: ({ user, account, profile }) => (account?.provider === SSO_PROVIDER_ID ? admitSingleSignOn(user, profile, request?.clientAddress) : true),
       // the session version is copied in at sign-in and checked on every read: a revoked session is ended (next-auth
       // clears the cookie when this callback throws)
       jwt: async ({ token, user, account }) => {
@@ -76,6 +68,18 @@ export function authOptions(request?: { clientAddress: string }): AuthOptions {
       },
     },
   }
+}
+
+/**
+ * Single sign-on admits members, invited people and allowed domains only (lib/auth/sso.ts); anyone else goes back to
+ * the sign-in page with the reason. A refusal naming a member's account (an unverified email) is in that member's
+ * organizations' audit logs.
+ */
+async function admitSingleSignOn(user: { email?: string | null; name?: string | null }, profile: unknown, clientAddress = 'unknown'): Promise<true | string> {
+  const verified = (profile as { email_verified?: boolean } | undefined)?.email_verified
+  if (await admitSsoUser(user.email, user.name, verified)) return true
+  if (user.email) await auditSignIn('auth.sign_in_failed', user.email, clientAddress, 'sso')
+  return `/login?error=${SSO_NOT_ADMITTED}`
 }
 
 /** Our user behind a single sign-on (the identity provider's id is not ours), with their session version. */
