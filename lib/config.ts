@@ -48,6 +48,7 @@ const ConfigSchema = z.object({
   OIDC_NAME: z.string().default('single sign-on'),
   OIDC_ALLOWED_DOMAINS: z.string().default(''),
   OIDC_DEFAULT_ROLE: z.enum(['owner', 'admin', 'editor', 'operator', 'viewer']).default('viewer'),
+  OIDC_ORGANIZATION_ID: z.string().trim().min(1).optional(),
   // /api/health?deep=1 and the dashboard's banner (lib/models/probe.ts): the model server is probed at most once per
   // interval, each probe given this long
   HEALTH_PROBE_INTERVAL_MS: positiveInt.default(30_000),

@@ -73,9 +73,18 @@ function allowedDomains(): string[] {
   return config().OIDC_ALLOWED_DOMAINS.split(',').map(d => d.trim().toLowerCase().replace(/^@/, '')).filter(Boolean)
 }
 
-/** The organization single sign-on provisions members into: the first one made (the first admin's). */
+/**
+ * The organization single sign-on provisions members into: OIDC_ORGANIZATION_ID's, else the first one made (the first
+ * admin's). An id that names no organization admits no one: joining another one instead would be a guess.
+ */
 async function ssoOrganizationId(): Promise<string | null> {
   const prisma = await getPrisma()
+  const chosen = config().OIDC_ORGANIZATION_ID
+  if (chosen) {
+    const found = await prisma.organization.findUnique({ where: { id: chosen }, select: { id: true } })
+    if (!found) logger.error('OIDC_ORGANIZATION_ID names no organization: single sign-on admits no new member by domain', { organizationId: chosen })
+    return found?.id ?? null
+  }
   return (await prisma.organization.findFirst({ orderBy: { createdAt: 'asc' }, select: { id: true } }))?.id ?? null
 }
 

@@ -15,7 +15,7 @@ beforeAll(async () => {
 })
 
 afterEach(() => {
-  for (const name of ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET', 'OIDC_ALLOWED_DOMAINS', 'OIDC_DEFAULT_ROLE']) delete process.env[name]
+  for (const name of ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET', 'OIDC_ALLOWED_DOMAINS', 'OIDC_DEFAULT_ROLE', 'OIDC_ORGANIZATION_ID']) delete process.env[name]
 })
 
 const membershipsOf = async (email: string) => {
@@ -35,6 +35,18 @@ describe('single sign-on admission', () => {
     process.env.OIDC_DEFAULT_ROLE = 'editor'
     await admitSsoUser('linus@allowed.example', null)
     expect(await membershipsOf('linus@allowed.example')).toEqual([{ organizationId: firstOrganizationId, role: 'editor' }])
+  })
+
+  test('OIDC_ORGANIZATION_ID sets the organization they join; an id of no organization admits no one', async () => {
+    const prisma = await getPrisma()
+    const chosen = await prisma.organization.create({ data: { name: 'The support team' } })
+    process.env.OIDC_ALLOWED_DOMAINS = 'allowed.example'
+    process.env.OIDC_ORGANIZATION_ID = chosen.id
+    expect(await admitSsoUser('ada@allowed.example', 'Ada')).toBe(true)
+    expect(await membershipsOf('ada@allowed.example')).toEqual([{ organizationId: chosen.id, role: 'viewer' }])
+    process.env.OIDC_ORGANIZATION_ID = 'no-such-organization'
+    expect(await admitSsoUser('barbara@allowed.example', 'Barbara')).toBe(false)
+    expect(await prisma.user.count({ where: { email: 'barbara@allowed.example' } })).toBe(0)
   })
 
   test('an existing member comes in whatever the domain, keeping their role', async () => {
