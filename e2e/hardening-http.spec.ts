@@ -1,7 +1,8 @@
-import http from 'node:http'
+import net from 'node:net'
 import { expect, request as newRequest, test, type APIRequestContext } from '@playwright/test'
 import { ADMIN } from './support/auth'
 import { auth, createAgent, createDatastore } from './support/dashboard'
+import { responses } from '../tests/helpers/raw-http'
 
 // Issue 22, the defects that only show over HTTP against the built server (points 4, 5, 6): the sign-in redirect,
 // sessions and framing, and the body limits as Next's proxy lets them through.
@@ -119,32 +120,32 @@ test.describe('sessions and framing (point 5)', () => {
 })
 
 /** A raw POST over node:http, chunked (no Content-Length) when asked: what a streaming client sends. */
-function rawPost(path: string, headers: Record<string, string>, body: Buffer, { chunked = false } = {}): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const url = new URL(path, BASE)
-    let answered = false
-    const req = http.request(url, { method: 'POST', headers: { ...headers, ...(chunked ? { 'transfer-encoding': 'chunked' } : { 'content-length': String(body.length) }) } }, res => {
-      answered = true
-      const parts: Buffer[] = []
-      res.on('data', d => parts.push(d))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(parts).toString() }))
-    })
-    // the server may answer 413 and close before the whole body is sent: the write error after the answer is expected
-    req.on('error', error => {
-      if (!answered) reject(error)
-    })
-    let offset = 0
+/**
+ * Posts `body` whole on a raw connection, as a naive client does even after an early answer (a 413), then asks for
+ * /api/health on the same connection: the first answer, with no reset overtaking it and the connection still usable.
+ */
+async function rawPost(path: string, headers: Record<string, string>, body: Buffer, { chunked = false } = {}): Promise<{ status: number; text: string }> {
+  const url = new URL(path, BASE)
+  const socket = net.connect(Number(url.port), url.hostname)
+  const received = responses(socket)
+  const framing = chunked ? { 'transfer-encoding': 'chunked' } : { 'content-length': String(body.length) }
+  const head = Object.entries({ host: url.host, ...headers, ...framing }).map(([name, value]) => `${name}: ${value}\r\n`)
+  const write = (data: string | Buffer) => new Promise<void>((resolve, reject) => socket.write(data, error => (error ? reject(error) : resolve())))
+  try {
+    await write(`POST ${url.pathname} HTTP/1.1\r\n${head.join('')}\r\n`)
     const step = 256 * 1024
-    const pump = () => {
-      while (offset < body.length && !answered) {
-        const ok = req.write(body.subarray(offset, offset + step))
-        offset += step
-        if (!ok) return void req.once('drain', pump)
-      }
-      req.end()
+    for (let offset = 0; offset < body.length; offset += step) {
+      const piece = body.subarray(offset, offset + step)
+      await write(chunked ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')]) : piece)
     }
-    pump()
-  })
+    await write(`${chunked ? '0\r\n\r\n' : ''}GET /api/health HTTP/1.1\r\nhost: ${url.host}\r\n\r\n`)
+    const answer = await received.next()
+    const health = await received.next()
+    expect(health.status, 'the same connection answers the next request').toBe(200)
+    return { status: answer.status, text: answer.body }
+  } finally {
+    socket.destroy()
+  }
 }
 
 function multipartBody(fields: Record<string, string>, file: { name: string; type: string; bytes: Buffer }) {

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { Readable } from 'node:stream'
 import { logger } from '@/lib/logger'
 import { openRequestSpan } from '@/lib/tracing/spans'
 import { resolveAlias } from '@/lib/http/aliases'
 import { corsHeaders } from '@/lib/http/cors'
+import { requestBody } from '@/lib/http/node-body'
 import { sendBody } from '@/lib/http/direct-send'
 import { toErrorResponse } from '@/lib/http/route'
 import { routeTable, type RouteMatch, type RouteModule } from './route-table'
@@ -21,7 +21,7 @@ export type DirectDispatch = (req: IncomingMessage, res: ServerResponse, base: s
 function webRequest(req: IncomingMessage, url: URL, headers: Headers, signal: AbortSignal): Request {
   const method = req.method ?? 'GET'
   if (method === 'GET' || method === 'HEAD') return new Request(url, { method, headers, signal })
-  return new Request(url, { method, headers, signal, body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } as RequestInit)
+  return new Request(url, { method, headers, signal, body: requestBody(req), duplex: 'half' } as RequestInit)
 }
 
 function headersOf(req: IncomingMessage): Headers {

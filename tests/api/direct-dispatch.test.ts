@@ -1,5 +1,5 @@
 import http from 'node:http'
-import type { AddressInfo } from 'node:net'
+import net, { type AddressInfo } from 'node:net'
 import zlib from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import * as agentQuery from '@/app/api/agents/[id]/query/route'
@@ -9,8 +9,10 @@ import { apiContracts, ROUTE_MODULES } from '@/app/api/registry'
 import { METHODS } from '@/lib/api/endpoint'
 import { getPrisma } from '@/lib/db/client'
 import { directDispatcher } from '@/lib/api/direct-dispatch'
+import { requestBody } from '@/lib/http/node-body'
 import { routeTable } from '@/lib/api/route-table'
 import { createAgentVia, parseSse, useFakeModel } from '../helpers/agents'
+import { responses } from '../helpers/raw-http'
 import { createTenant } from '../helpers/tenants'
 
 // `npm start` answers the API's own routes without Next's router (scripts/serve.mjs, lib/api/direct-dispatch.ts):
@@ -26,6 +28,8 @@ async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 10_0
     await new Promise(r => setTimeout(r, 20))
   }
 }
+
+const MB = 1024 * 1024
 
 describe('the route that answers a path', () => {
   test("every declared endpoint's path reaches its own route file", () => {
@@ -170,6 +174,44 @@ describe('the API over the dispatcher, through real HTTP', () => {
     const bad = await raw('/api/agents', { method: 'POST', headers: { ...tenant.headers, 'content-type': 'application/json' }, body: '{"name":' })
     expect(bad.res.statusCode).toBe(400)
     expect(JSON.parse(bad.body.toString()).error.code).toBe('invalid_request')
+  })
+
+  test('a body refused past the size limit gets its 413 while the client is still sending, and the connection stays usable', async () => {
+    const tenant = await createTenant()
+    const socket = net.connect(Number(new URL(base).port), '127.0.0.1')
+    const received = responses(socket)
+    const head = Object.entries({ ...tenant.headers, 'content-type': 'application/json', 'transfer-encoding': 'chunked' })
+    socket.write(`POST /api/agents HTTP/1.1\r\nhost: localhost\r\n${head.map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`)
+    const chunk = Buffer.alloc(MB, 'x')
+    for (let i = 0; i < 21; i++) socket.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`)
+    const refused = await received.next()
+    expect(refused.status).toBe(413)
+    expect(JSON.parse(refused.body).error.code).toBe('payload_too_large')
+    // the rest of the body after the answer: Node's Readable.toWeb had closed the socket, and these writes were reset
+    for (let i = 0; i < 4; i++) socket.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`)
+    socket.write('0\r\n\r\nGET /api/health HTTP/1.1\r\nhost: localhost\r\n\r\n')
+    const health = await received.next()
+    expect(health.status).toBe(200)
+    expect(received.errors).toEqual([])
+    socket.destroy()
+  })
+
+  test('a client that keeps sending a refused body is cut off after the lingering time', async () => {
+    const lingering = http.createServer(async (req, res) => {
+      const reader = requestBody(req, 300).getReader()
+      await reader.read()
+      await reader.cancel()
+      res.writeHead(413, { 'content-length': '0' }).end()
+    })
+    await new Promise<void>(resolve => lingering.listen(0, '127.0.0.1', resolve))
+    const socket = net.connect((lingering.address() as AddressInfo).port, '127.0.0.1')
+    const received = responses(socket)
+    socket.write('POST /upload HTTP/1.1\r\nhost: localhost\r\ntransfer-encoding: chunked\r\n\r\n')
+    const sending = setInterval(() => socket.writable && socket.write('1000\r\n' + 'y'.repeat(0x1000) + '\r\n'), 10)
+    expect((await received.next()).status).toBe(413)
+    await new Promise(resolve => socket.once('close', resolve))
+    clearInterval(sending)
+    await new Promise(resolve => lingering.close(resolve))
   })
 
   test("aliases, preflights, trailing slashes and dot segments are left to Next's router", async () => {
