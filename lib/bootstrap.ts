@@ -37,9 +37,20 @@ export async function bootstrap(role: { web: boolean; worker: boolean }): Promis
     const { logIngestCapabilities } = await import('@/lib/ingest/capabilities')
     logIngestCapabilities()
     const { startWorker } = await import('@/lib/ingest/worker')
-    startWorker({ concurrency: env.WORKER_CONCURRENCY })
+    startWorker({ concurrency: env.WORKER_CONCURRENCY, housekeeping: { 'settling interrupted approvals': await approvalSettler(db, started) } })
   }
   return db
+}
+
+/**
+ * Settles the approvals whose decision a stopped process left without a result (lib/agents/approval-recovery.ts).
+ * The embedded database has one process: every decision made before this one started was interrupted. On PostgreSQL
+ * another web process may be running one: only those older than the longest a decision takes are.
+ */
+export async function approvalSettler(db: Database, processStarted: number): Promise<() => Promise<number>> {
+  const { decisionLongestMs, settleInterruptedApprovals } = await import('@/lib/agents/approval-recovery')
+  const decidedBefore = () => new Date(db.kind === 'pglite' ? processStarted : Date.now() - decisionLongestMs())
+  return () => settleInterruptedApprovals(decidedBefore())
 }
 
 /** The chat and embeddings endpoints and models in force (never keys); a warning when agents cannot answer. */

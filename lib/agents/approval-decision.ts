@@ -1,4 +1,5 @@
 import type { ModelMessage } from 'ai'
+import type { ToolApproval } from '@/lib/generated/prisma/client'
 import { getPrisma } from '@/lib/db/client'
 import type { ApprovalDecided, ApprovalDecision } from '@/lib/domain/approvals'
 import { AGENT_MODEL_NAMES, type AgentModelName } from '@/lib/domain/models'
@@ -17,6 +18,9 @@ import { startToolRun } from './tools/tool-run'
 // An operator's decision on a waiting tool call (approvals.ts): approved, the call is made; denied, it is not. Either
 // way the model is told (the call's result, or the refusal) and continues the answer from where it stopped; that
 // answer is appended to the conversation, where the visitor reads it (GET /api/conversations/{id}).
+
+/** The longest an approved call may run: an operator's decision waits for it. */
+export const APPROVED_CALL_LIMIT_MS = 10 * 60_000
 
 export const REFUSED = 'The operator refused this action: it was not run. Tell the customer it cannot be done, without retrying it.'
 
@@ -41,7 +45,7 @@ async function resultOf(approved: boolean, call: { organizationId: string; agent
   try {
     const offer = run.offers.find(o => o.name === call.toolName)
     if (!offer) return `Error: the tool ${call.toolName} is no longer one of the agent's tools: it was not run.`
-    return await offer.call((call.arguments ?? {}) as Record<string, unknown>, AbortSignal.timeout(10 * 60_000))
+    return await offer.call((call.arguments ?? {}) as Record<string, unknown>, AbortSignal.timeout(APPROVED_CALL_LIMIT_MS))
   } catch (error) {
     return `Error: the tool failed: ${error instanceof Error ? error.message : String(error)}`
   } finally {
@@ -69,8 +73,18 @@ export async function decideApproval(ctx: TenantContext, conversationId: string,
   const agent = await prisma.agent.findUniqueOrThrow({ where: { id: approval.agentId } })
   const result = await resultOf(decision.decision === 'approve', approval, agent.tools)
   const decided = await prisma.toolApproval.update({ where: { id: approval.id }, data: { result } })
+  return { approval: toApprovalResource(decided), answer: await continueAnswer(decided, result) }
+}
+
+/**
+ * The answer continued from where it stopped, the model reading `result` for the waiting call, and appended to the
+ * conversation. A failure is stored in the conversation as any failed answer is, and returned as the answer's error.
+ */
+export async function continueAnswer(approval: ToolApproval, result: string): Promise<ApprovalDecided['answer']> {
+  const prisma = await getPrisma()
+  const agent = await prisma.agent.findUniqueOrThrow({ where: { id: approval.agentId } })
   const continuation = approval.continuation as unknown as Continuation
-  const conversation = await prisma.conversation.findUniqueOrThrow({ where: { id: conversationId }, select: { visitorId: true } })
+  const conversation = await prisma.conversation.findUniqueOrThrow({ where: { id: approval.conversationId }, select: { visitorId: true } })
   const query: PreparedQuery = {
     organizationId: approval.organizationId,
     agentId: agent.id,
@@ -80,16 +94,15 @@ export async function decideApproval(ctx: TenantContext, conversationId: string,
     prompt: { system: continuation.system, messages: withResult(continuation.messages, approval.toolCallId, result) },
     settings: continuation.settings,
     reservation: continuedAgentQuery(approval.organizationId),
-    conversationId,
+    conversationId: approval.conversationId,
     visitorId: conversation.visitorId ?? '',
     sources: [],
     showToolCalls: true,
   }
   try {
     const answer = await collectAnswer(runModel(query, undefined, 'at-the-end'))
-    return { approval: toApprovalResource(decided), answer: { messageId: answer.messageId, text: answer.answer, error: null } }
+    return { messageId: answer.messageId, text: answer.answer, error: null }
   } catch (error) {
-    // the decision stands; the failed answer is stored in the conversation as any failed answer is
-    return { approval: toApprovalResource(decided), answer: { messageId: null, text: '', error: error instanceof Error ? error.message : String(error) } }
+    return { messageId: null, text: '', error: error instanceof Error ? error.message : String(error) }
   }
 }

@@ -27,12 +27,16 @@ export async function drainWebhooks(workerId = 'drain'): Promise<number> {
   return sent
 }
 
+/** The process's own periodic work, given by the process that starts the worker (lib/bootstrap.ts): named for its log. */
+export type Housekeeping = Record<string, () => Promise<unknown>>
+
 /**
  * The worker's two background lanes, until `stop` aborts: the refresh lane queues due refreshes at start and every
- * REFRESH_CHECK_SECONDS (the sync lanes then run them); the delivery lane sends due webhook deliveries, polling
- * every second when idle. `abortJobs` aborts deliveries in flight (given back to the queue).
+ * REFRESH_CHECK_SECONDS (the sync lanes then run them), prunes old records and runs `housekeeping`; the delivery
+ * lane sends due webhook deliveries, polling every second when idle. `abortJobs` aborts deliveries in flight (given
+ * back to the queue).
  */
-export function startBackgroundLanes(workerId: string, stop: AbortSignal, abortJobs: AbortSignal): Promise<void> {
+export function startBackgroundLanes(workerId: string, stop: AbortSignal, abortJobs: AbortSignal, housekeeping: Housekeeping = {}): Promise<void> {
   const refreshLane = async () => {
     while (!stop.aborted) {
       try {
@@ -43,6 +47,9 @@ export function startBackgroundLanes(workerId: string, stop: AbortSignal, abortJ
         await pruneSignInAttempts()
       } catch (error) {
         logger.error('scheduled refresh check failed', { workerId, error: messageOf(error) })
+      }
+      for (const [name, work] of Object.entries(housekeeping)) {
+        await work().catch(error => logger.error(`${name} failed`, { workerId, error: messageOf(error) }))
       }
       await sleep(config().REFRESH_CHECK_SECONDS * 1000, stop)
     }

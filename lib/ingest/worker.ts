@@ -5,7 +5,7 @@ import { getDatabase } from '@/lib/db/client'
 import { logger } from '@/lib/logger'
 import { ensureVectorIndex } from '@/lib/db/vector-index'
 import { embeddingsProvider } from '@/lib/embeddings/provider'
-import { sleep, startBackgroundLanes } from './background'
+import { sleep, startBackgroundLanes, type Housekeeping } from './background'
 import { messageOf } from './errors'
 import { BATCHED_TYPES } from './kinds'
 import { claimBatchOf } from './lifecycle'
@@ -45,7 +45,7 @@ const holder = globalThis as unknown as { __syncWorker?: SyncWorker }
  * together, see claimAndRun) and running it, polling every 500 ms when idle and at once when busy. One per process
  * (a second call returns the running one).
  */
-export function startWorker(options: { concurrency: number; pollMs?: number }): SyncWorker {
+export function startWorker(options: { concurrency: number; pollMs?: number; housekeeping?: Housekeeping }): SyncWorker {
   if (holder.__syncWorker) return holder.__syncWorker
   const workerId = newWorkerId()
   const pollMs = options.pollMs ?? IDLE_POLL_MS
@@ -67,7 +67,7 @@ export function startWorker(options: { concurrency: number; pollMs?: number }): 
     }
     await batches.end()
   }
-  const lanes = Promise.all([...Array.from({ length: Math.max(1, options.concurrency) }, lane), startBackgroundLanes(workerId, stopClaiming.signal, stopJobs.signal), runHeartbeatLane(workerId, stopClaiming.signal)])
+  const lanes = Promise.all([...Array.from({ length: Math.max(1, options.concurrency) }, lane), startBackgroundLanes(workerId, stopClaiming.signal, stopJobs.signal, options.housekeeping), runHeartbeatLane(workerId, stopClaiming.signal)])
   logger.info('sync worker started', { workerId, concurrency: options.concurrency })
 
   const worker: SyncWorker = {

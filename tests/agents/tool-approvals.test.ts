@@ -7,7 +7,11 @@ import * as conversationItem from '@/app/api/conversations/[id]/route'
 import * as agentItem from '@/app/api/agents/[id]/route'
 import * as modelMap from '@/app/api/models/map/route'
 import * as usage from '@/app/api/usage/route'
-import { getPrisma } from '@/lib/db/client'
+import { REFUSED } from '@/lib/agents/approval-decision'
+import { INTERRUPTED, decisionLongestMs, settleInterruptedApprovals } from '@/lib/agents/approval-recovery'
+import { approvalSettler } from '@/lib/bootstrap'
+import { getDatabase, getPrisma } from '@/lib/db/client'
+import { startWorker } from '@/lib/ingest/worker'
 import { createAgentVia, parseSse, queryAgentVia, useFakeModel } from '../helpers/agents'
 import { call, expectErrorBody } from '../helpers/http'
 import { createTenant, type TestTenant } from '../helpers/tenants'
@@ -220,5 +224,84 @@ describe('a tool that requires approval', () => {
     const { tenant, agent } = await askedForRefund()
     const read = await call(agentItem.GET, `/api/agents/${agent.id}`, { headers: tenant.headers, params: { id: agent.id } })
     expect(read.json.tools[0].requiresApproval).toBe(true)
+  })
+})
+
+describe('a decision a stopped process left without its result', () => {
+  /** The state a process leaves when it stops while the approved call runs: claimed, no result, no answer after. */
+  async function interrupted(status: 'approved' | 'denied') {
+    const { tenant, res } = await askedForRefund()
+    const conversationId = res.json.conversationId
+    const [pending] = (await list(tenant, conversationId)).json.items
+    await (await getPrisma()).toolApproval.update({ where: { id: pending.id }, data: { status, decidedByName: 'Ada', decidedAt: new Date() } })
+    return { tenant, conversationId, approvalId: pending.id as string }
+  }
+  const soon = () => new Date(Date.now() + 1000)
+  const approvalRow = async (id: string) => (await getPrisma()).toolApproval.findUniqueOrThrow({ where: { id } })
+
+  test('is settled once: the call is not made again, the model is told its outcome is unknown, and the visitor gets the answer', async () => {
+    const { conversationId, approvalId } = await interrupted('approved')
+    expect((await visitorRead(conversationId)).json.awaitingApproval).toBe(true)
+
+    expect(await settleInterruptedApprovals(soon())).toBeGreaterThanOrEqual(1)
+
+    expect(api.seen).toHaveLength(0)
+    expect((await approvalRow(approvalId)).result).toBe(INTERRUPTED)
+    const after = await visitorRead(conversationId)
+    expect(after.json.awaitingApproval).toBe(false)
+    expect(after.json.messages.at(-1)).toMatchObject({ from: 'agent', text: expect.stringContaining('whether it was done is unknown') })
+    expect(await settleInterruptedApprovals(soon())).toBe(0)
+  })
+
+  test('a denied call is settled with the refusal; a decision in progress and a pending approval are left alone', async () => {
+    const denied = await interrupted('denied')
+    const cutoff = new Date()
+    const recent = await interrupted('approved')
+    const { tenant, res } = await askedForRefund()
+    const [pending] = (await list(tenant, res.json.conversationId)).json.items
+
+    await settleInterruptedApprovals(cutoff)
+
+    expect((await approvalRow(denied.approvalId)).result).toBe(REFUSED)
+    expect((await visitorRead(denied.conversationId)).json.awaitingApproval).toBe(false)
+    expect((await approvalRow(recent.approvalId)).result).toBeNull()
+    expect((await approvalRow(pending.id)).status).toBe('pending')
+  })
+
+  test("the worker's housekeeping settles them, and its failure is logged without stopping the worker", async () => {
+    const { approvalId } = await interrupted('approved')
+    let failures = 0
+    const worker = startWorker({
+      concurrency: 1,
+      pollMs: 20,
+      housekeeping: { 'a failing chore': async () => {
+          failures++
+          throw new Error('the chore failed')
+        }, settle: () => settleInterruptedApprovals(soon()) },
+    })
+    try {
+      await expect.poll(async () => (await approvalRow(approvalId)).result, { timeout: 20_000 }).toBe(INTERRUPTED)
+      expect(failures).toBe(1)
+    } finally {
+      await worker.stop()
+    }
+  })
+
+  test('the process settles, on the embedded database, every decision made before it started; on PostgreSQL, those older than the longest a decision takes', async () => {
+    const db = await getDatabase()
+    const { approvalId } = await interrupted('approved')
+    const prisma = await getPrisma()
+    if (db.kind === 'pglite') {
+      await (await approvalSettler(db, Date.now() - 60_000))()
+      expect((await approvalRow(approvalId)).result).toBeNull()
+      await (await approvalSettler(db, Date.now() + 1000))()
+    } else {
+      await prisma.toolApproval.update({ where: { id: approvalId }, data: { decidedAt: new Date(Date.now() - decisionLongestMs() + 60_000) } })
+      await (await approvalSettler(db, Date.now() + 1000))()
+      expect((await approvalRow(approvalId)).result).toBeNull()
+      await prisma.toolApproval.update({ where: { id: approvalId }, data: { decidedAt: new Date(Date.now() - decisionLongestMs() - 1000) } })
+      await (await approvalSettler(db, Date.now() + 1000))()
+    }
+    expect((await approvalRow(approvalId)).result).toBe(INTERRUPTED)
   })
 })
