@@ -1,5 +1,6 @@
-import { describe, expect, test } from 'vitest'
+import { describe, expect, test, vi } from 'vitest'
 import { chunkingFor, chunkSections, chunkSectionsYielding } from '@/lib/ingest/chunker'
+import { sentencesOf } from '@/lib/ingest/sentences'
 import { countTokens, encodeTokens } from '@/lib/ingest/tokenizer'
 
 const SUBJECTS = ['The kettle', 'A toaster', 'Our blender', 'The coffee grinder', 'This rice cooker', 'The waffle iron']
@@ -176,5 +177,40 @@ describe("the worker's chunking", () => {
     clearInterval(timer)
     expect(chunks).toEqual(chunkSections(sections, options))
     expect(ticks, 'timers that ran during the chunking').toBeGreaterThan(0)
+  })
+})
+
+describe('a long paragraph (a text file of several MB without a blank line)', () => {
+  /** Numbered sentences, one a line: a single paragraph of about `bytes`. */
+  const lines = (bytes: number) => {
+    const out: string[] = []
+    for (let i = 0, size = 0; size < bytes; i++) size += out[out.push(`${sentence(i)} Line ${i}, see e.g. item no. ${i % 97}.`) - 1].length + 1
+    return out.join('\n')
+  }
+
+  test("is cut into Intl.Segmenter's sentences of the whole text, the segmenter never given more than a window of it", () => {
+    const text = lines(300_000)
+    const whole = [...new Intl.Segmenter('en', { granularity: 'sentence' }).segment(text)].map(s => s.segment)
+    const segment = vi.spyOn(Intl.Segmenter.prototype, 'segment')
+    try {
+      expect([...sentencesOf(text)]).toEqual(whole)
+      const chunks = chunkSections([{ text, metadata: {} }], chunkingFor({}))
+      expect(chunks.length).toBeGreaterThan(100)
+      // V8 segments in time proportional to the whole string for each sentence: handed 7 MB, ten minutes
+      expect(Math.max(...segment.mock.calls.map(([input]) => input.length))).toBeLessThanOrEqual(4096)
+    } finally {
+      segment.mockRestore()
+    }
+  })
+
+  test("the worker's chunking lets timers run while one section of 1 MB is chunked, with the same chunks", async () => {
+    const sections = [{ text: lines(1_000_000), metadata: { page: 1 } }]
+    const options = chunkingFor({})
+    let ticks = 0
+    const timer = setInterval(() => ticks++, 1)
+    const chunks = await chunkSectionsYielding(sections, options)
+    clearInterval(timer)
+    expect(ticks, 'timers that ran during the chunking').toBeGreaterThan(0)
+    expect(chunks).toEqual(chunkSections(sections, options))
   })
 })

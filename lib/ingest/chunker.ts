@@ -1,4 +1,5 @@
 import type { ChunkDraft, Section } from './sections'
+import { sentencesOf } from './sentences'
 import { countTokens } from './tokenizer'
 
 export interface ChunkingOptions {
@@ -29,8 +30,6 @@ interface Unit {
   tokens: number
 }
 
-const sentences = new Intl.Segmenter('en', { granularity: 'sentence' })
-
 /**
  * Splits sections into chunks of at most `chunkSize` tokens. Paragraphs are kept whole when they fit in a chunk,
  * else sentences are; only a sentence longer than a chunk is cut (between words, or inside a word as a last resort).
@@ -40,20 +39,23 @@ const sentences = new Intl.Segmenter('en', { granularity: 'sentence' })
  */
 export function chunkSections(sections: Section[], options: ChunkingOptions): ChunkDraft[] {
   const out: ChunkDraft[] = []
-  for (const section of sections) chunkSection(section, options, out)
+  for (const section of sections) for (const _ of chunkSection(section, options, out));
   return out
 }
 
 // The longest the worker's chunking holds the event loop before letting requests in (it shares the web server's)
 const SLICE_MS = 20
 
-/** chunkSections for the worker: the same chunks, yielding between sections so a 5,000-page file keeps requests answered. */
+/**
+ * chunkSections for the worker: the same chunks, letting requests in every SLICE_MS, between sections and inside one
+ * (a 5,000-page file, or a text file of several MB without a blank line, keeps requests answered).
+ */
 export async function chunkSectionsYielding(sections: Section[], options: ChunkingOptions): Promise<ChunkDraft[]> {
   const out: ChunkDraft[] = []
   let sliceStart = performance.now()
   for (const section of sections) {
-    chunkSection(section, options, out)
-    if (performance.now() - sliceStart > SLICE_MS) {
+    for (const _ of chunkSection(section, options, out)) {
+      if (performance.now() - sliceStart < SLICE_MS) continue
       await new Promise(resolve => setImmediate(resolve))
       sliceStart = performance.now()
     }
@@ -61,7 +63,8 @@ export async function chunkSectionsYielding(sections: Section[], options: Chunki
   return out
 }
 
-function chunkSection(section: Section, { chunkSize, chunkOverlap }: ChunkingOptions, out: ChunkDraft[]): void {
+/** Chunks one section into `out`, one step at a time (a paragraph, or a sentence of a long one): see chunkSectionsYielding. */
+function* chunkSection(section: Section, { chunkSize, chunkOverlap }: ChunkingOptions, out: ChunkDraft[]): Generator<void> {
   // long sentences are cut into pieces small enough for the overlap to carry some of them
   const pieceSize = chunkOverlap > 0 ? Math.max(16, Math.floor(chunkOverlap / 2)) : chunkSize
   let current: Unit[] = []
@@ -88,25 +91,39 @@ function chunkSection(section: Section, { chunkSize, chunkOverlap }: ChunkingOpt
   }
 
   for (const paragraph of paragraphsOf(section.text)) {
+    // the paragraph's units until they pass a chunk's size: enough to know whether it fits in one, without cutting
+    // a paragraph of megabytes into sentences at once
     const units = unitsOf(paragraph, chunkSize, pieceSize)
-    const tokens = sum(units)
-    if (currentTokens + tokens <= chunkSize) {
-      units.forEach(add)
-    } else if (tokens <= chunkSize) {
-      emit()
-      makeRoom(tokens)
-      units.forEach(add)
+    const head: Unit[] = []
+    let tokens = 0
+    for (let next = units.next(); !next.done; next = tokens > chunkSize ? { done: true, value: undefined } : units.next()) {
+      head.push(next.value)
+      tokens += next.value.tokens
+    }
+    if (tokens <= chunkSize) {
+      if (currentTokens + tokens > chunkSize) {
+        emit()
+        makeRoom(tokens)
+      }
+      head.forEach(add)
     } else {
-      for (const unit of units) {
+      for (const unit of chain(head, units)) {
         if (currentTokens + unit.tokens > chunkSize) {
           emit()
           makeRoom(unit.tokens)
         }
         add(unit)
+        yield
       }
     }
+    yield
   }
   emit()
+}
+
+function* chain<T>(first: T[], rest: Iterator<T>): Generator<T> {
+  yield* first
+  for (let next = rest.next(); !next.done; next = rest.next()) yield next.value
 }
 
 function sum(units: Unit[]): number {
@@ -134,64 +151,80 @@ function paragraphsOf(text: string): string[] {
     .filter(p => p.length > 0)
 }
 
-function unitsOf(paragraph: string, chunkSize: number, pieceSize: number): Unit[] {
-  const units: Unit[] = []
+// Text this long is cut without counting its tokens whole first (a sentence or a "word" of megabytes, counted, would
+// hold the event loop for seconds): it is longer than the largest chunk in any text but repeated characters, and a
+// cut one is only ever smaller pieces
+const LONG_TEXT = 65_536
+
+/** The paragraph's sentences as units (a sentence longer than a chunk as its pieces), one at a time. */
+function* unitsOf(paragraph: string, chunkSize: number, pieceSize: number): Generator<Unit> {
   let sep = '\n\n'
-  for (const { segment } of sentences.segment(paragraph)) {
+  for (const segment of sentencesOf(paragraph)) {
     const text = segment.trim()
     if (text) {
-      const tokens = countTokens(sep + text)
-      if (tokens <= chunkSize) units.push({ text, sep, tokens })
-      else units.push(...piecesOf(text, sep, pieceSize))
+      const tokens = text.length > LONG_TEXT ? Infinity : countTokens(sep + text)
+      if (tokens <= chunkSize) yield { text, sep, tokens }
+      else yield* piecesOf(text, sep, pieceSize)
     }
     sep = /\n/.test(segment.slice(segment.trimEnd().length)) ? '\n' : ' '
   }
-  return units
 }
 
 /** A sentence longer than a chunk, cut between words into pieces of at most `size` tokens. */
-function piecesOf(sentence: string, firstSep: string, size: number): Unit[] {
-  const pieces: Unit[] = []
+function* piecesOf(sentence: string, firstSep: string, size: number): Generator<Unit> {
   let words: string[] = []
   let tokens = 0
-  const flush = (sep = pieces.length === 0 ? firstSep : ' ') => {
-    if (words.length === 0) return
-    pieces.push({ text: words.join(' '), sep, tokens: tokens + (sep ? countTokens(sep) : 0) })
+  let first = true
+  const piece = (sep = first ? firstSep : ' '): Unit => {
+    const unit = { text: words.join(' '), sep, tokens: tokens + (sep ? countTokens(sep) : 0) }
     words = []
     tokens = 0
+    first = false
+    return unit
   }
   for (const word of sentence.split(/\s+/)) {
     if (!word) continue
-    const wordTokens = countTokens(` ${word}`)
+    const wordTokens = word.length > LONG_TEXT ? Infinity : countTokens(` ${word}`)
     if (wordTokens > size) {
-      flush()
+      if (words.length > 0) yield piece()
       // the parts of a cut word join without a space
-      for (const [i, part] of cutWord(word, size - 1).entries()) {
+      let i = 0
+      for (const part of cutWord(word, size - 1)) {
         words = [part]
         tokens = countTokens(part)
-        flush(i === 0 ? undefined : '')
+        yield piece(i++ === 0 ? undefined : '')
       }
       continue
     }
-    if (tokens + wordTokens > size - 1) flush()
+    if (tokens + wordTokens > size - 1 && words.length > 0) yield piece()
     words.push(word)
     tokens += wordTokens
   }
-  flush()
-  return pieces
+  if (words.length > 0) yield piece()
 }
 
 /** A "word" longer than a chunk (a URL, base64…): cut by characters, never inside a code point. */
-function cutWord(word: string, size: number): string[] {
-  const chars = Array.from(word)
-  const ratio = chars.length / Math.max(1, countTokens(word))
-  const parts: string[] = []
+function* cutWord(word: string, size: number): Generator<string> {
+  // characters a token, from the word's start when it is long
+  const sample = word.length > LONG_TEXT ? word.slice(0, LONG_TEXT) : word
+  const ratio = Array.from(sample).length / Math.max(1, countTokens(sample))
+  const chars = word.length > LONG_TEXT ? null : Array.from(word)
+  const partAt = (start: number, length: number) => (chars ? chars.slice(start, start + length).join('') : codePoints(word, start, length))
   let start = 0
-  while (start < chars.length) {
+  const total = chars ? chars.length : word.length
+  while (start < total) {
     let length = Math.max(1, Math.floor(size * ratio * 0.9))
-    while (length > 1 && countTokens(chars.slice(start, start + length).join('')) > size) length = Math.floor(length * 0.8)
-    parts.push(chars.slice(start, start + length).join(''))
-    start += length
+    while (length > 1 && countTokens(partAt(start, length)) > size) length = Math.floor(length * 0.8)
+    const part = partAt(start, length)
+    yield part
+    start += chars ? length : part.length
   }
-  return parts
+}
+
+/** `length` UTF-16 units of `text` from `start`, one fewer when the last would split a surrogate pair. */
+function codePoints(text: string, start: number, length: number): string {
+  let end = Math.min(text.length, start + length)
+  const last = text.charCodeAt(end - 1)
+  if (end < text.length && end - start > 1 && last >= 0xd800 && last <= 0xdbff) end--
+  return text.slice(start, end)
 }
