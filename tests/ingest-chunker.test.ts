@@ -203,6 +203,20 @@ describe('a long paragraph (a text file of several MB without a blank line)', ()
     }
   })
 
+  test('a "sentence" of 300 KB without punctuation (a log, a blob) is cut at 64 KB, after a space, and nothing is lost', () => {
+    const text = Array.from({ length: 30_000 }, (_, i) => `entry${i} ok`).join(' ')
+    const segment = vi.spyOn(Intl.Segmenter.prototype, 'segment')
+    try {
+      const cut = [...sentencesOf(text)]
+      expect(cut.join('')).toBe(text)
+      expect(cut.length).toBeGreaterThan(4)
+      for (const piece of cut.slice(0, -1)) expect(piece.length <= 65_536 && piece.endsWith(' '), piece.slice(-20)).toBe(true)
+      expect(Math.max(...segment.mock.calls.map(([input]) => input.length))).toBeLessThanOrEqual(65_536)
+    } finally {
+      segment.mockRestore()
+    }
+  })
+
   test("the worker's chunking lets timers run while one section of 1 MB is chunked, with the same chunks", async () => {
     const sections = [{ text: lines(1_000_000), metadata: { page: 1 } }]
     const options = chunkingFor({})
