@@ -227,7 +227,7 @@ describe('a tool that requires approval', () => {
   })
 })
 
-describe('a decision a stopped process left without its result', () => {
+describe('a decision a stopped process left without its answer', () => {
   /** The state a process leaves when it stops while the approved call runs: claimed, no result, no answer after. */
   async function interrupted(status: 'approved' | 'denied') {
     const { tenant, res } = await askedForRefund()
@@ -251,6 +251,24 @@ describe('a decision a stopped process left without its result', () => {
     expect(after.json.awaitingApproval).toBe(false)
     expect(after.json.messages.at(-1)).toMatchObject({ from: 'agent', text: expect.stringContaining('whether it was done is unknown') })
     expect(await settleInterruptedApprovals(soon())).toBe(0)
+  })
+
+  test("a result saved before the stop is the one the model reads; a decision whose answer was stored is never settled", async () => {
+    const { conversationId, approvalId } = await interrupted('approved')
+    await (await getPrisma()).toolApproval.update({ where: { id: approvalId }, data: { result: 'Ticket T-9 opened for the refund of R-1' } })
+
+    await settleInterruptedApprovals(soon())
+
+    expect(api.seen).toHaveLength(0)
+    expect((await approvalRow(approvalId)).result).toBe('Ticket T-9 opened for the refund of R-1')
+    expect((await visitorRead(conversationId)).json.messages.at(-1)).toMatchObject({ from: 'agent', text: expect.stringContaining('T-9') })
+
+    const { tenant, res } = await askedForRefund()
+    const [pending] = (await list(tenant, res.json.conversationId)).json.items
+    expect((await decide(tenant, res.json.conversationId, pending.id, 'approve')).status).toBe(200)
+    const decided = await approvalRow(pending.id)
+    await settleInterruptedApprovals(soon())
+    expect(await approvalRow(pending.id)).toEqual(decided)
   })
 
   test('a denied call is settled with the refusal; a decision in progress and a pending approval are left alone', async () => {
@@ -296,10 +314,16 @@ describe('a decision a stopped process left without its result', () => {
       expect((await approvalRow(approvalId)).result).toBeNull()
       await (await approvalSettler(db, Date.now() + 1000))()
     } else {
-      await prisma.toolApproval.update({ where: { id: approvalId }, data: { decidedAt: new Date(Date.now() - decisionLongestMs() + 60_000) } })
+      // decided (and asked before that) as long ago as a decision may still be running, then longer
+      const decidedAgo = async (ms: number) => {
+        const decidedAt = new Date(Date.now() - ms)
+        const { conversationId } = await prisma.toolApproval.update({ where: { id: approvalId }, data: { decidedAt } })
+        await prisma.message.updateMany({ where: { conversationId }, data: { createdAt: new Date(decidedAt.getTime() - 60_000) } })
+      }
+      await decidedAgo(decisionLongestMs() - 60_000)
       await (await approvalSettler(db, Date.now() + 1000))()
       expect((await approvalRow(approvalId)).result).toBeNull()
-      await prisma.toolApproval.update({ where: { id: approvalId }, data: { decidedAt: new Date(Date.now() - decisionLongestMs() - 1000) } })
+      await decidedAgo(decisionLongestMs() + 1000)
       await (await approvalSettler(db, Date.now() + 1000))()
     }
     expect((await approvalRow(approvalId)).result).toBe(INTERRUPTED)
