@@ -4,7 +4,11 @@ import JSZip from 'jszip'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
 import PptxGenJS from 'pptxgenjs'
 import { describe, expect, test } from 'vitest'
+import { loadOriginal } from '@/lib/ingest/loaders'
+import { withoutComments, withoutLinkTargets } from '@/lib/ingest/loaders/markdown'
+import { drawingParagraphs } from '@/lib/ingest/loaders/pptx'
 import { openCheckedZip } from '@/lib/ingest/loaders/zip-guard'
+import { readHtml } from '@/lib/ingest/web/html'
 import { drainQueue } from '@/lib/ingest/worker'
 import { addFile, chunksOf, createStore, fullTextHits, reload } from './fixtures/ingest'
 
@@ -156,5 +160,36 @@ describe('loaders: a file that cannot be read ends in error with a reason', () =
     for (let i = 0; i < 20; i++) many.file(`part${i}.xml`, '<x/>')
     const manyData = await many.generateAsync({ type: 'uint8array' })
     await expect(openCheckedZip(manyData, 'PPTX', { entries: 10, bytes: 1024 * 1024 })).rejects.toThrow('it has 20 parts, more than the 10 allowed')
+  })
+})
+
+// Regular expressions that try again from every unclosed opener read the rest of the text each time: quadratic, and
+// on the web server's event loop. The inputs below took from 50 s to hours that way (each test's limit is 30 s).
+describe('loaders: text that made a pattern quadratic is read at once, as before', () => {
+  const oldMarkdown = (t: string) => t.replace(/<!--[\s\S]*?-->/g, '').replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
+  const newMarkdown = (t: string) => withoutLinkTargets(withoutLinkTargets(withoutComments(t), '!['), '[')
+
+  test('Markdown: comments and link and image targets go as before; 400 KB of unclosed "[", "![" and "<!--" load', async () => {
+    for (const text of ['a [b](c) d', '![x](y.png) [](z) [[a](b)', '<!-- c --> ok <!--', 'x [a] (b) [c](d', '![a ![b](c) [d]](e)', '<!-->x-->y', '[a](b)(c)']) {
+      expect(newMarkdown(text), text).toBe(oldMarkdown(text))
+    }
+    for (const text of ['['.repeat(400_000), '![a '.repeat(100_000), '<!-- a '.repeat(60_000), '[a](b '.repeat(70_000)]) {
+      const [section] = await loadOriginal(new TextEncoder().encode(`# Notes\n\n${text}`), 'text/markdown')
+      expect(section.text.length).toBe(text.length + 9)
+    }
+  })
+
+  test('HTML: a table of 200,000 empty cells (a run of spaces) is read, with the text around it', () => {
+    const html = `<html><body><p>Before the table.</p><table><tr><td>first cell</td>${'<td></td>'.repeat(200_000)}<td>last cell</td></tr></table><p>After it.</p></body></html>`
+    const { text } = readHtml(Buffer.from(html), 'https://shop.example/', 'utf-8')
+    expect(text).toBe('Before the table.\n\nfirst cell last cell\n\nAfter it.')
+  })
+
+  test("PPTX: a slide's paragraphs as before; 150,000 unclosed <a:p> are read", () => {
+    const old = (xml: string) => [...xml.matchAll(/<a:p>[\s\S]*?<\/a:p>|<a:p\s[\s\S]*?<\/a:p>/g)].map(m => m[0])
+    for (const xml of ['<a:p><a:t>x</a:t></a:p><a:pPr/><a:p lvl="1"><a:t>y</a:t></a:p>', '<a:p>a<a:p>b</a:p></a:p>', '<a:p\n>c</a:p><a:p>']) {
+      expect([...drawingParagraphs(xml)], xml).toEqual(old(xml))
+    }
+    expect([...drawingParagraphs(`<a:p><a:t>Slide</a:t></a:p>${'<a:p>'.repeat(150_000)}`)]).toEqual(['<a:p><a:t>Slide</a:t></a:p>'])
   })
 })

@@ -89,10 +89,12 @@ function textOf(root: DomNode): string {
       for (let i = children.length - 1; i >= 0; i--) stack.push(children[i])
     }
   }
+  // spaces collapsed before those around line breaks are dropped: the other order reads a long run of spaces (a
+  // table's empty cells) once from each of its spaces, quadratic (200,000 spaces took 40 s); the result is the same
   return out
     .join('')
-    .replace(/[ \t]*\n[ \t]*/g, '\n')
     .replace(/ {2,}/g, ' ')
+    .replace(/[ \t]*\n[ \t]*/g, '\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim()
 }
