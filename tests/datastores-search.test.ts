@@ -22,6 +22,8 @@ interface Doc {
   type?: 'text' | 'web_page'
   config?: Record<string, unknown>
   embed?: boolean
+  /** Its first synchronisation is not over (else it was synched once). */
+  neverSynched?: boolean
 }
 
 /** A datastore whose datasources each hold one chunk, written as the worker would. */
@@ -42,6 +44,7 @@ async function storeWith(tenant: TestTenant, docs: Doc[]) {
         metadata: doc.metadata as object | undefined,
         config: (doc.config ?? {}) as object,
         nbChunks: 1,
+        lastSynch: doc.neverSynched ? null : new Date(),
       },
     })
     await sql.query(
@@ -110,6 +113,9 @@ describe('hybrid search', () => {
       { text: 'Alpha manual, never synched', status: 'unsynched' },
       { text: 'Alpha manual, being re-synched', status: 'running' },
       { text: 'Alpha manual, over the usage limit', status: 'usage_limit_reached' },
+      // a first synchronisation's chunks as they are written in steps, or left by one interrupted
+      { text: 'Alpha manual, first synchronisation being written', status: 'running', neverSynched: true },
+      { text: 'Alpha manual, first synchronisation over the usage limit', status: 'usage_limit_reached', neverSynched: true },
     ])
     const fragments = await search(tenant, [store.id], 'alpha manual', { topK: 10 })
     expect(new Set(fragments.map(f => f.datasource_id))).toEqual(new Set([ids[2], ids[3]]))

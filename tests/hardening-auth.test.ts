@@ -152,6 +152,8 @@ describe('ids of another tenant inside bodies', () => {
     await sql.query(`INSERT INTO "Chunk" (id, "organizationId", "datastoreId", "datasourceId", position, text, tokens, custom_id) VALUES ($1, $2, $3, $4, 0, $5, 5, $6)`, [
       `chunk-${a.datasourceId}`, a.ctx.organizationId, a.datastoreId, a.datasourceId, `${MARKER} doc warranty text`, `${MARKER}-cid`,
     ])
+    // synched, as the worker leaves it (a first synchronisation's chunks are searched once it is)
+    await sql.query(`UPDATE "Datasource" SET status = 'synched', "lastSynch" = now() WHERE id = $1`, [a.datasourceId])
     const query = await json(find('app/api/datastores/[id]/query/route.ts', 'POST'), { id: b.datastoreId }, { query: 'warranty text', filters: { datasource_ids: [a.datasourceId], custom_ids: [`${MARKER}-cid`] } })
     expect(query.answer.status).toBe(200)
     expect(query.answer.json).toEqual([])

@@ -10,25 +10,11 @@ import { claimBatchOf, claimDatasources, claimNextDatasource } from '@/lib/inges
 import { PrepareContext } from '@/lib/ingest/pipeline/prepare'
 import { prepareJobs, runJobs } from '@/lib/ingest/pipeline/run-jobs'
 import { drainQueue, JOB_BATCH_SIZE } from '@/lib/ingest/worker'
-import { addFile, addText, chunksOf, createStore, reload } from './fixtures/ingest'
+import { addFile, addText, chunksOf, createStore, refusingPoison, reload } from './fixtures/ingest'
 import { useFakeModel } from './helpers/fake-model'
 
 const model = useFakeModel()
 const embeddingCalls = () => model.fake.requests.filter(r => r.path === '/v1/embeddings').length
-
-/** Runs `fn` while the database refuses any chunk whose text holds "poison" (its INSERT, and the transaction, fail). */
-async function refusingPoison<T>(fn: () => Promise<T>): Promise<T> {
-  const { sql } = await getDatabase()
-  await sql.exec(`
-    CREATE FUNCTION refuse_poison() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN IF NEW.text LIKE '%poison%' THEN RAISE EXCEPTION 'poisoned chunk'; END IF; RETURN NEW; END $$;
-    CREATE TRIGGER refuse_poison BEFORE INSERT ON "Chunk" FOR EACH ROW EXECUTE FUNCTION refuse_poison();`)
-  try {
-    return await fn()
-  } finally {
-    await sql.exec(`DROP TRIGGER refuse_poison ON "Chunk"; DROP FUNCTION refuse_poison();`)
-  }
-}
 
 const text = (i: number) => `Document ${i} is about the kettle number ${i}. Descaling it with vinegar every month keeps it working.`
 

@@ -21,10 +21,11 @@ export interface SqlDriver {
   /** Runs fn on one connection inside BEGIN/COMMIT, rolling back when it throws. */
   transaction<T>(fn: (tx: SqlStatements) => Promise<T>): Promise<T>
   /**
-   * The embedded database's single connection: since when a transaction holds it, and when its last statement
-   * ended (ms since the epoch). A statement waits for the whole of a running transaction there.
+   * The embedded database's single connection: since when a transaction holds it, when its last statement ended (ms
+   * since the epoch), and how many statements are at it (running or queued; its thread's). A statement waits for the
+   * whole of a running transaction there.
    */
-  activity?(): { transactionSince: number | null; lastStatementAt: number }
+  activity?(): { transactionSince: number | null; lastStatementAt: number; statementsAt: number }
 }
 
 /**
@@ -89,7 +90,7 @@ export function pgliteDriver(db: PGlite | PgliteClient): SqlDriver {
           transactionSince = null
         }
       }),
-    activity: () => ({ transactionSince, lastStatementAt }),
+    activity: () => ({ transactionSince, lastStatementAt, statementsAt: db instanceof ThreadedPglite ? db.pendingStatements() : 0 }),
   }
   return driver
 }

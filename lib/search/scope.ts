@@ -1,8 +1,12 @@
 import { metadataClause } from './metadata-filter'
 import type { HybridSearchInput, QueryFilters } from './types'
 
-// Content of these statuses is not searched (never synched, or failed)
-const HIDDEN_STATUSES = `('unsynched', 'error')`
+/**
+ * SQL: whether searches skip the chunks of datasource `d`: those of one unsynched or in error, and
+ * those of a datasource never synched until it is (a first synchronisation's chunks as they are written in steps, or
+ * left by one interrupted: lib/ingest/lifecycle/write-steps.ts).
+ */
+export const contentHidden = (d: string) => `(${d}.status IN ('unsynched', 'error') OR (${d}."lastSynch" IS NULL AND ${d}.status <> 'synched'))`
 
 /** A WHERE clause over `"Chunk" c` and its parameters ($1, $2… in order); more parameters follow them. */
 export interface Scope {
@@ -12,7 +16,8 @@ export interface Scope {
 
 /**
  * What both rankings search: the organization's chunks in the given datastores, of datasources whose content is
- * visible (synched, or being re-synched, or kept at the usage limit), restricted by the filters, before ranking.
+ * visible (synched, or being re-synched, or kept at the usage limit, once synched), restricted by the filters, before
+ * ranking.
  */
 export function scopeOf(input: Pick<HybridSearchInput, 'organizationId' | 'datastoreIds' | 'filters'>, options: { datastoreIndex?: boolean } = {}): Scope {
   const params: unknown[] = [input.organizationId, input.datastoreIds]
@@ -20,7 +25,7 @@ export function scopeOf(input: Pick<HybridSearchInput, 'organizationId' | 'datas
     `c."organizationId" = $1`,
     // datastoreIndex false: written so that no index can serve it, for statements that must be driven by another
     options.datastoreIndex === false ? `(c."datastoreId" || '') = ANY($2::text[])` : `c."datastoreId" = ANY($2::text[])`,
-    `c."datasourceId" NOT IN (SELECT d.id FROM "Datasource" d WHERE d."datastoreId" = ANY($2::text[]) AND d.status IN ${HIDDEN_STATUSES})`,
+    `c."datasourceId" NOT IN (SELECT d.id FROM "Datasource" d WHERE d."datastoreId" = ANY($2::text[]) AND ${contentHidden('d')})`,
   ]
   const filters: QueryFilters = input.filters ?? {}
   if (filters.datasource_ids) {

@@ -10,6 +10,7 @@ import { createApiKey } from '@/lib/auth/api-keys'
 import { upsertDocuments } from '@/lib/datastores/upsert'
 import { createDatastore } from '@/lib/datastores/datastores'
 import { drainQueue } from '@/lib/ingest/worker'
+import { contentHidden } from '@/lib/search/scope'
 
 const say = (event: string, fields: Record<string, unknown> = {}) => console.log(JSON.stringify({ event, at: Date.now(), ...fields }))
 
@@ -22,8 +23,10 @@ function documentText(chunks: number, variant = 0): string {
 
 async function inspect(id: string) {
   const { sql } = await getDatabase()
-  const [ds] = await sql.query<{ status: string; nbChunks: number; attempts: number; errorMessage: string | null; leaseOwner: string | null }>(
-    `SELECT status, "nbChunks", attempts, "errorMessage", "leaseOwner" FROM "Datasource" WHERE id = $1`,
+  const [ds] = await sql.query<{ status: string; nbChunks: number; attempts: number; errorMessage: string | null; leaseOwner: string | null; searched: boolean }>(
+    // searched: whether searches see its chunks (lib/search/scope.ts: not those of a first synchronisation until it ends)
+    `SELECT status, "nbChunks", attempts, "errorMessage", "leaseOwner", NOT ${contentHidden('d')} AS searched
+       FROM "Datasource" d WHERE id = $1`,
     [id],
   )
   const [chunks] = await sql.query<{ count: number; positions: number; minPos: number | null; maxPos: number | null; embedded: number }>(
@@ -32,7 +35,7 @@ async function inspect(id: string) {
     [id],
   )
   const [check] = await sql.query<{ ok: boolean }>(`SELECT count(*) >= 0 AS ok FROM "Chunk"`)
-  return { ...ds, ...chunks, duplicates: chunks.count - chunks.positions, readable: check.ok }
+  return { ...ds, ...chunks, visible: ds.searched ? chunks.count : 0, duplicates: chunks.count - chunks.positions, readable: check.ok }
 }
 
 async function main() {

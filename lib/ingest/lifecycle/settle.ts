@@ -5,13 +5,17 @@ import { NOW_UTC } from './clock'
 
 type Executor = Pick<SqlDriver, 'query'>
 
+// A datasource never synched holds no tokens: an interrupted first synchronisation in steps may have reserved its
+// content's (lib/ingest/lifecycle/write-steps.ts), and a job ending without content gives them back
+const UNRESERVED = `"nbTokens" = CASE WHEN "lastSynch" IS NULL THEN 0 ELSE "nbTokens" END`
+
 // How each ending leaves a job: the only assignments a settle may make ($3, $4: the ending's own values)
 const ENDINGS = {
   unchanged: `status = 'synched', "lastSynch" = ${NOW_UTC}, "errorMessage" = NULL, attempts = 0, "nextRunAt" = NULL,
               "syncOutcome" = 'unchanged', "goneCount" = 0, "httpEtag" = $3, "httpLastModified" = $4, "fetchContext" = $5`,
-  error: `status = 'error', "errorMessage" = $3, "nextRunAt" = NULL`,
-  gone: `status = 'error', "errorMessage" = $3, "nextRunAt" = NULL, "goneCount" = "goneCount" + 1`,
-  usageLimitReached: `status = 'usage_limit_reached', "errorMessage" = $3, "nextRunAt" = NULL`,
+  error: `status = 'error', "errorMessage" = $3, "nextRunAt" = NULL, ${UNRESERVED}`,
+  gone: `status = 'error', "errorMessage" = $3, "nextRunAt" = NULL, "goneCount" = "goneCount" + 1, ${UNRESERVED}`,
+  usageLimitReached: `status = 'usage_limit_reached', "errorMessage" = $3, "nextRunAt" = NULL, ${UNRESERVED}`,
   retry: `status = 'pending', "errorMessage" = $3, "nextRunAt" = ${NOW_UTC} + make_interval(secs => $4)`,
   release: `status = 'pending', attempts = GREATEST(attempts - 1, 0), "nextRunAt" = ${NOW_UTC}`,
   awaitChildren: `status = 'running', "errorMessage" = NULL, attempts = 0, "nextRunAt" = NULL`,

@@ -1,0 +1,122 @@
+// A large first synchronisation is written in steps (lib/ingest/lifecycle/write-steps.ts): the embedded database,
+// which has one session, is never held for the whole write, and no search finds any of it before it is complete.
+import { describe, expect, test } from 'vitest'
+import { getDatabase, getPrisma } from '@/lib/db/client'
+import { claimNextDatasource } from '@/lib/ingest/lifecycle'
+import { settle } from '@/lib/ingest/lifecycle/settle'
+import { STEP_ROWS } from '@/lib/ingest/lifecycle/write-steps'
+import { runJobs } from '@/lib/ingest/pipeline/run-jobs'
+import { drainQueue } from '@/lib/ingest/worker'
+import { fulltextRanking } from '@/lib/search/fulltext'
+import { scopeOf } from '@/lib/search/scope'
+import { addText, chunksOf, createStore, refusingPoison, reload } from '../fixtures/ingest'
+import { useFakeModel } from '../helpers/fake-model'
+
+useFakeModel()
+
+const paragraph = (i: number) => `Document ${i} is about the kettle number ${i}. Descaling it with vinegar every month keeps it working.`
+// with chunks of 32 tokens, a chunk a paragraph: several steps
+const CHUNKS = 3 * STEP_ROWS + 20
+const big = (marked?: number) => Array.from({ length: CHUNKS }, (_, i) => `${paragraph(i)}${i === marked ? ' It holds poison.' : ''}`).join('\n\n')
+
+type Store = Awaited<ReturnType<typeof createStore>>
+
+interface Observation {
+  stored: number
+  status: string
+  found: number
+}
+
+/**
+ * While `write` runs, asks the database again and again what a search of the datastore finds, then how many chunks
+ * the datasource holds and its status (read after the search: a status not yet synched was not synched during it).
+ * `onStored` is called with each count.
+ */
+async function watch(store: Store['store'], datasourceId: string, write: Promise<unknown>, onStored?: (stored: number) => Promise<void>) {
+  const { sql } = await getDatabase()
+  let done = false
+  const finished = write.finally(() => (done = true))
+  const seen: Observation[] = []
+  while (!done) {
+    const found = (await fulltextRanking(sql, scopeOf({ organizationId: store.organizationId, datastoreIds: [store.id] }), 'kettle vinegar', 1000)).length
+    const [row] = await sql.query<{ stored: number; status: string }>(
+      `SELECT (SELECT count(*) FROM "Chunk" WHERE "datasourceId" = $1)::int AS stored, status FROM "Datasource" WHERE id = $1`,
+      [datasourceId],
+    )
+    seen.push({ ...row, found })
+    await onStored?.(row.stored)
+  }
+  return { seen, result: await finished }
+}
+
+/** A slow worker's write of the job, whose lease expires and which another worker claims once a first step is written. */
+async function interrupted(store: Store['store'], datasourceId: string) {
+  const job = (await claimNextDatasource('slow-worker', 60_000))!
+  const { sql } = await getDatabase()
+  const takeOver = async (stored: number) => void (stored > 0 && (await sql.query(`UPDATE "Datasource" SET "leaseOwner" = 'other-worker' WHERE id = $1`, [datasourceId])))
+  return watch(store, datasourceId, runJobs([job], 'slow-worker', { leaseMs: 60_000 }), takeOver)
+}
+
+describe('a large first synchronisation', () => {
+  test('is written in steps, other statements answered between them, and no search finds any of it before the last', async () => {
+    const org = await createStore({ chunkSize: 32, chunkOverlap: 0 })
+    const ds = await addText(org, big())
+    const { seen } = await watch(org.store, ds.id, drainQueue({ concurrency: 1 }))
+
+    // one transaction shows 0 chunks, then all: steps show some
+    expect(seen.some(s => s.status === 'running' && s.stored > 0 && s.stored < CHUNKS)).toBe(true)
+    expect(seen.filter(s => s.status !== 'synched').map(s => s.found)).toEqual(seen.filter(s => s.status !== 'synched').map(() => 0))
+    const stored = await reload(ds.id)
+    const chunks = await chunksOf(ds.id)
+    expect(stored).toMatchObject({ status: 'synched', nbChunks: CHUNKS, leaseOwner: null })
+    expect(chunks.map(c => c.position)).toEqual(chunks.map((_, i) => i))
+    expect(stored.nbTokens).toBe(chunks.reduce((n, c) => n + c.tokens, 0))
+    const { sql } = await getDatabase()
+    expect(await fulltextRanking(sql, scopeOf({ organizationId: org.organizationId, datastoreIds: [org.store.id] }), 'kettle vinegar', 1000)).toHaveLength(CHUNKS)
+  })
+
+  test('whose step fails leaves nothing of it and reserves no tokens; the job is retried as any failed write', async () => {
+    const org = await createStore({ chunkSize: 32, chunkOverlap: 0 })
+    // the third step's INSERT fails
+    const ds = await addText(org, big(2 * STEP_ROWS + 5))
+    let most = 0
+    await refusingPoison(() => watch(org.store, ds.id, drainQueue({ concurrency: 1 }), async n => void (most = Math.max(most, n))))
+
+    expect(most).toBeGreaterThanOrEqual(STEP_ROWS) // the first steps had been written
+    const failed = await reload(ds.id)
+    expect(failed).toMatchObject({ status: 'pending', nbTokens: 0, nbChunks: 0, leaseOwner: null })
+    expect(failed.errorMessage).toMatch(/poisoned chunk/)
+    expect(await chunksOf(ds.id)).toHaveLength(0)
+  })
+
+  test('stops when its lease is taken between steps; the next owner writes the whole content once', async () => {
+    const org = await createStore({ chunkSize: 32, chunkOverlap: 0 })
+    const ds = await addText(org, big())
+    const { result } = await interrupted(org.store, ds.id)
+
+    expect(result).toEqual(['lease_lost'])
+    expect((await chunksOf(ds.id)).length).toBeLessThan(CHUNKS)
+    expect(await runJobs([await reload(ds.id)], 'other-worker', { leaseMs: 60_000 })).toEqual(['synched'])
+    const chunks = await chunksOf(ds.id)
+    expect(chunks.map(c => c.position)).toEqual(Array.from({ length: CHUNKS }, (_, i) => i))
+  })
+
+  test("reserves its tokens: the organization's next write counts them, and a job ending without content gives them back", async () => {
+    const org = await createStore({ chunkSize: 32, chunkOverlap: 0 })
+    const ds = await addText(org, big())
+    await interrupted(org.store, ds.id)
+    const reserved = (await reload(ds.id)).nbTokens
+    expect(reserved).toBeGreaterThan(CHUNKS * 10)
+
+    // room for the reserved tokens and a little more: a second large document does not fit beside them
+    await (await getPrisma()).usageLimit.create({ data: { organizationId: org.organizationId, maxStoredTokens: reserved + 100 } })
+    const second = await addText(org, big())
+    expect(await drainQueue({ concurrency: 1 })).toBe(1)
+    expect(await reload(second.id)).toMatchObject({ status: 'usage_limit_reached', nbTokens: 0 })
+    expect(await chunksOf(second.id)).toHaveLength(0)
+
+    // the interrupted job's new owner fails it for good: its reservation goes
+    expect(await settle.error(ds.id, 'other-worker', 'the file could not be read')).toBe(true)
+    expect(await reload(ds.id)).toMatchObject({ status: 'error', nbTokens: 0 })
+  })
+})
