@@ -1,3 +1,4 @@
+import { DATASOURCE_STATUSES } from '@/lib/domain/datasources'
 import { metadataClause } from './metadata-filter'
 import type { HybridSearchInput, QueryFilters } from './types'
 
@@ -6,7 +7,13 @@ import type { HybridSearchInput, QueryFilters } from './types'
  * those of a datasource never synched until it is (a first synchronisation's chunks as they are written in steps, or
  * left by one interrupted: lib/ingest/lifecycle/write-steps.ts).
  */
-export const contentHidden = (d: string) => `(${d}.status IN ('unsynched', 'error') OR (${d}."lastSynch" IS NULL AND ${d}.status <> 'synched'))`
+export const contentHidden = (d: string) =>
+  // the statuses listed first, so that the index on status finds the few datasources not synched (a condition on
+  // "lastSynch" alone read every datasource of the datastore for each statement of a question: 1.5 -> 2.8 ms a
+  // vector ranking at 1,000 documents)
+  `(${d}.status IN (${UNSYNCHED}) AND (${d}.status IN ('unsynched', 'error') OR ${d}."lastSynch" IS NULL))`
+
+const UNSYNCHED = DATASOURCE_STATUSES.filter(s => s !== 'synched').map(s => `'${s}'`).join(', ')
 
 /** A WHERE clause over `"Chunk" c` and its parameters ($1, $2… in order); more parameters follow them. */
 export interface Scope {
