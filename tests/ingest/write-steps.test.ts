@@ -101,7 +101,7 @@ describe('a large first synchronisation', () => {
     expect(chunks.map(c => c.position)).toEqual(Array.from({ length: CHUNKS }, (_, i) => i))
   })
 
-  test("reserves its tokens: the organization's next write counts them, and a job ending without content gives them back", async () => {
+  test("reserves its tokens: the organization's next write counts them, and a job ending without content gives them back with what it left", async () => {
     const org = await createStore({ chunkSize: 32, chunkOverlap: 0 })
     const ds = await addText(org, big())
     await interrupted(org.store, ds.id)
@@ -115,8 +115,10 @@ describe('a large first synchronisation', () => {
     expect(await reload(second.id)).toMatchObject({ status: 'usage_limit_reached', nbTokens: 0 })
     expect(await chunksOf(second.id)).toHaveLength(0)
 
-    // the interrupted job's new owner fails it for good: its reservation goes
+    // the interrupted job's new owner fails it for good: its reservation goes, and the chunks the interruption left
+    expect(await chunksOf(ds.id)).not.toHaveLength(0)
     expect(await settle.error(ds.id, 'other-worker', 'the file could not be read')).toBe(true)
     expect(await reload(ds.id)).toMatchObject({ status: 'error', nbTokens: 0 })
+    expect(await chunksOf(ds.id)).toHaveLength(0)
   })
 })

@@ -33,9 +33,16 @@ async function settleHeld(ending: Ending, id: string, workerId: string, params: 
 
 async function settleHeldRows(ending: Ending, id: string, workerId: string, params: unknown[], executor?: Executor) {
   const sql = executor ?? (await getDatabase()).sql
+  // a job still never synched keeps no chunk: those an interrupted first synchronisation wrote in steps (never
+  // searched, but counted in the datastore's BM25 statistics) go with this ending
   return sql.query<{ id: string; goneCount: number }>(
-    `UPDATE "Datasource" SET ${ENDINGS[ending]}, "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "updatedAt" = ${NOW_UTC}
-      WHERE id = $1 AND "leaseOwner" = $2 AND status = 'running' RETURNING id, "goneCount"`,
+    `WITH job AS (
+       UPDATE "Datasource" SET ${ENDINGS[ending]}, "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "updatedAt" = ${NOW_UTC}
+        WHERE id = $1 AND "leaseOwner" = $2 AND status = 'running' RETURNING id, "goneCount", "lastSynch"
+     ), leftovers AS (
+       DELETE FROM "Chunk" c USING job WHERE c."datasourceId" = job.id AND job."lastSynch" IS NULL
+     )
+     SELECT id, "goneCount" FROM job`,
     [id, workerId, ...params],
   )
 }
