@@ -104,6 +104,11 @@ describe('the chunker', () => {
     expect(chunks[0]).toMatchObject({ text: 'Only this.\n\nAnd this.', metadata: { page: 3 } })
   })
 
+  test('whitespace inside a line becomes one space whatever its kind and length; a lone space stays', () => {
+    const text = 'a \t b\u00a0\u00a0c \u2003 d  e f\tg\r\nh \r\n\r\n  next\u00a0paragraph '
+    expect(chunkSections([{ text, metadata: {} }], { chunkSize: 100, chunkOverlap: 0 }).map(c => c.text)).toEqual(['a b c d e f g\nh\n\nnext paragraph'])
+  })
+
   test("chunks never span sections, and each carries its section's metadata", () => {
     const chunks = chunkSections(
       [

@@ -179,10 +179,33 @@ describe('loaders: text that made a pattern quadratic is read at once, as before
     }
   })
 
-  test('HTML: a table of 200,000 empty cells (a run of spaces) is read, with the text around it', () => {
+  test('HTML: a table of 200,000 empty cells (a run of spaces) is read, with the text around it', async () => {
     const html = `<html><body><p>Before the table.</p><table><tr><td>first cell</td>${'<td></td>'.repeat(200_000)}<td>last cell</td></tr></table><p>After it.</p></body></html>`
-    const { text } = readHtml(Buffer.from(html), 'https://shop.example/', 'utf-8')
+    const { text } = await readHtml(Buffer.from(html), 'https://shop.example/', 'utf-8')
     expect(text).toBe('Before the table.\n\nfirst cell last cell\n\nAfter it.')
+  })
+
+  test('HTML: a page of 4 MB is read in turns of the event loop, its text whole and tidied as a small page is', async () => {
+    const paragraph = (i: number) => `<p>Paragraph ${i}\tholds  some \u00a0 spaced   words<br> and a line</p>\n   <div> \n</div>`
+    const html = `<html><head><title>Long</title></head><body><main>${Array.from({ length: 50_000 }, (_, i) => paragraph(i)).join('')}</main></body></html>`
+    expect(html.length).toBeGreaterThan(4_000_000)
+    let turns = 0
+    let reading = true
+    const count = () => {
+      turns++
+      if (reading) setImmediate(count)
+    }
+    setImmediate(count)
+    const page = await readHtml(Buffer.from(html), 'https://shop.example/', 'utf-8')
+    reading = false
+    // parsed 16 KB at a time, each piece in a turn of its own: a read at once let nothing else run until it ended
+    expect(turns).toBeGreaterThan(200)
+    expect(page.title).toBe('Long')
+    const paragraphs = page.text.split('\n\n')
+    expect(paragraphs).toHaveLength(50_000)
+    paragraphs.forEach((text, i) => {
+      if (text !== `Paragraph ${i} holds some spaced words\nand a line`) expect(text).toBe(`Paragraph ${i} holds some spaced words\nand a line`)
+    })
   })
 
   test("PPTX: a slide's paragraphs as before; 150,000 unclosed <a:p> are read", () => {

@@ -2,6 +2,7 @@ import { getDatabase } from '@/lib/db/client'
 import type { SqlStatements } from '@/lib/db/sql-driver'
 import type { Datasource } from '@/lib/generated/prisma/client'
 import type { ChunkDraft } from '../sections'
+import { yieldToEventLoop } from '../time-slices'
 import { admitTokens, chunkRows, insertChunkRows, lockHeldJobs, lockStoredTokens, markSynched } from './chunk-rows'
 import { settle, type HeldValidators } from './settle'
 import { writeInSteps, writesInSteps } from './write-steps'
@@ -90,7 +91,7 @@ async function replaceRows(tx: Tx, writes: ChunkWrite[]): Promise<void> {
   for (let start = 0; start < rows.length; start += size) {
     await insertChunkRows(tx, rows.slice(start, start + size))
     // between statements the web server answers what needs no database (the embedded one queues the rest)
-    if (start + size < rows.length) await new Promise(resolve => setImmediate(resolve))
+    if (start + size < rows.length) await yieldToEventLoop()
   }
 }
 

@@ -6,6 +6,6 @@ const NO_SITE = 'file:///'
 
 /** An HTML file, read as a web page is (main content preferred, page furniture and scripts dropped), with its title. */
 export async function loadHtml(data: Uint8Array, charset: string | null): Promise<Section[]> {
-  const { title, text } = readHtml(Buffer.from(data.buffer, data.byteOffset, data.byteLength), NO_SITE, charset)
+  const { title, text } = await readHtml(Buffer.from(data.buffer, data.byteOffset, data.byteLength), NO_SITE, charset)
   return [{ text, metadata: title ? { title } : {} }]
 }

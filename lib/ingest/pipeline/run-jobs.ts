@@ -8,6 +8,7 @@ import { permanentError } from '../errors'
 import { kindOf, REFRESHABLE_TYPES } from '../kinds'
 import { refreshGroupStatus, scheduleNextRefresh, type ChunkWrite } from '../lifecycle'
 import { embedAndWrite, startEmbedding, writeEmbedded, type Outcomes } from './embed-write'
+import { yieldToEventLoop } from '../time-slices'
 import { settleFailedJob } from './failure'
 import { startHeartbeat, type Heartbeat } from './heartbeat'
 import { PrepareContext, prepareDocument } from './prepare'
@@ -138,10 +139,6 @@ async function prepareAll(jobs: Datasource[], workerId: string, leaseMs: number,
     await writing
   }
   return { writeLast }
-}
-
-function yieldToEventLoop(): Promise<void> {
-  return new Promise(resolve => setImmediate(resolve))
 }
 
 /** A job up to the point where it has chunks to write, or to its end when it has none to write (a group, unchanged content, a limit). */

@@ -74,6 +74,6 @@ async function linksOf(page: Awaited<ReturnType<typeof safeFetch>>, signal?: Abo
     return (await readPage(page, signal)).links
   } catch (error) {
     if (signal?.aborted) throw error
-    return readHtml(page.body, page.url, page.charset).links
+    return (await readHtml(page.body, page.url, page.charset)).links
   }
 }
