@@ -6,5 +6,5 @@ import { recordsText } from './records'
 /** CSV (papaparse, delimiter detected): the first row is the header; rows as "Header: value" records. */
 export async function loadCsv(data: Uint8Array, charset?: string | null): Promise<Section[]> {
   const parsed = Papa.parse<string[]>(decodeText(data, charset), { skipEmptyLines: 'greedy' })
-  return [{ text: recordsText(parsed.data.map(row => row.map(String))), metadata: {} }]
+  return [{ text: await recordsText(parsed.data.map(row => row.map(String))), metadata: {} }]
 }

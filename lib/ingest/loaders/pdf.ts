@@ -6,11 +6,11 @@ import type { Section } from '../sections'
 import { joinLines } from './lines'
 import type { OcrRequest } from './ocr'
 import { sparsePages, withScannedPagesRead } from './pdf-scans'
-import { readPdfText, ThreadsUnavailable, type PdfText } from './pdf-thread'
+import { readPdfText, ThreadsUnavailable, type PdfText } from './reading-threads'
 
 /**
  * PDF (unpdf, PDF.js built for servers): one section per page, with its page number. The text layer is read in a
- * worker thread (pdf-thread.ts); scanned pages (no text layer) are then read by text recognition when `ocr` is given,
+ * worker thread (reading-threads.ts); scanned pages (no text layer) are then read by text recognition when `ocr` is given,
  * and say so (`ocr: true`).
  */
 export async function loadPdf(data: Uint8Array, ocr?: OcrRequest): Promise<Section[]> {
