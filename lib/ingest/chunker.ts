@@ -140,13 +140,18 @@ function overlapTail(units: Unit[], overlap: number): Unit[] {
 // large file's million spaces by itself held the event loop ~0.5 s before the first chunk (session 28)
 const SPACE_RUN = /[^\S\n ][^\S\n]*| [^\S\n]+/g
 
-function paragraphsOf(text: string): string[] {
-  return text
-    .replace(/\r\n?/g, '\n')
-    .replace(SPACE_RUN, ' ')
-    .split(/\n\s*\n/)
-    .map(p => p.trim())
-    .filter(p => p.length > 0)
+/** The text's paragraphs (split at blank lines), spaces tidied, one at a time: a file of megabytes is not tidied at once. */
+function* paragraphsOf(text: string): Generator<string> {
+  const lines = text.replace(/\r\n?/g, '\n')
+  const blankLine = /\n\s*\n/g
+  for (let from = 0; from <= lines.length; ) {
+    const found = blankLine.exec(lines)
+    const to = found ? found.index : lines.length
+    const paragraph = lines.slice(from, to).replace(SPACE_RUN, ' ').trim()
+    if (paragraph.length > 0) yield paragraph
+    if (!found) return
+    from = blankLine.lastIndex
+  }
 }
 
 // Text this long is cut without counting its tokens whole first (a sentence or a "word" of megabytes, counted, would
