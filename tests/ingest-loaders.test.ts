@@ -185,6 +185,12 @@ describe('loaders: text that made a pattern quadratic is read at once, as before
     expect(text).toBe('Before the table.\n\nfirst cell last cell\n\nAfter it.')
   })
 
+  test('HTML: a charset label the decoder does not know (x-user-defined) is read as windows-1252, not refused', async () => {
+    const page = Buffer.from('<html><head><meta charset="x-user-defined"><title>Caf\xe9</title></head><body><p>Cr\xe8me br\xfbl\xe9e</p></body></html>', 'latin1')
+    expect(await readHtml(page, 'https://shop.example/', null)).toMatchObject({ title: 'Café', text: 'Crème brûlée' })
+    expect(await readHtml(page, 'https://shop.example/', 'x-user-defined')).toMatchObject({ title: 'Café', text: 'Crème brûlée' })
+  })
+
   test('HTML: a page of 4 MB is read in turns of the event loop, its text whole and tidied as a small page is', async () => {
     const paragraph = (i: number) => `<p>Paragraph ${i}\tholds  some \u00a0 spaced   words<br> and a line</p>\n   <div> \n</div>`
     const html = `<html><head><title>Long</title></head><body><main>${Array.from({ length: 50_000 }, (_, i) => paragraph(i)).join('')}</main></body></html>`

@@ -21,6 +21,8 @@ const BLOCKS = new Set([
 // A page reaches the parser this many bytes at a time, the event loop let in between: parse5 reads 16 KB in ~2 ms, and
 // a page of 8 MB held every request of the process for 2.6 s when read at once (session 28)
 const PIECE_BYTES = 16 * 1024
+// iconv-lite's refusal of a charset label it does not know (from the Content-Type or a <meta charset>)
+const UNKNOWN_ENCODING = /^Encoding not recognized/
 
 /**
  * An HTML page's title, main text (main/article preferred, page furniture dropped) and links. Parsed as browsers
@@ -29,7 +31,11 @@ const PIECE_BYTES = 16 * 1024
  */
 export async function readHtml(body: Buffer, pageUrl: string, charset: string | null): Promise<ReadPage> {
   const slices = new TimeSlices()
-  const $ = await parsedInPieces(body, charset)
+  const $ = await parsedInPieces(body, charset).catch(error => {
+    if (!UNKNOWN_ENCODING.test(String(error?.message))) throw error
+    // a label the decoder does not know (x-user-defined, valid for browsers): read as windows-1252, the web's default
+    return parsedInPieces(Buffer.from(new TextDecoder('windows-1252').decode(body)), 'utf-8')
+  })
   const base = resolve($('base[href]').attr('href') ?? '', pageUrl) ?? pageUrl
   const links = new Set<string>()
   for (const a of $('a[href]').toArray()) {
