@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest'
 import { getDatabase, getPrisma } from '@/lib/db/client'
 import { claimNextDatasource } from '@/lib/ingest/lifecycle'
 import { settle } from '@/lib/ingest/lifecycle/settle'
-import { STEP_ROWS } from '@/lib/ingest/lifecycle/write-steps'
+import { SHARED_STEP_ROWS, STEP_ROWS } from '@/lib/ingest/lifecycle/write-steps'
 import { runJobs } from '@/lib/ingest/pipeline/run-jobs'
 import { drainQueue } from '@/lib/ingest/worker'
 import { fulltextRanking } from '@/lib/search/fulltext'
@@ -73,6 +73,19 @@ describe('a large first synchronisation', () => {
     expect(stored.nbTokens).toBe(chunks.reduce((n, c) => n + c.tokens, 0))
     const { sql } = await getDatabase()
     expect(await fulltextRanking(sql, scopeOf({ organizationId: org.organizationId, datastoreIds: [org.store.id] }), 'kettle vinegar', 1000)).toHaveLength(CHUNKS)
+  })
+
+  // the embedded database tells the writer what waits on it (PostgreSQL has sessions of its own: steps stay whole there)
+  test.skipIf(process.env.TEST_DATABASE === 'postgres')('takes smaller steps once other statements are seen waiting on the database', async () => {
+    const org = await createStore({ chunkSize: 32, chunkOverlap: 0 })
+    const ds = await addText(org, big())
+    const { seen } = await watch(org.store, ds.id, drainQueue({ concurrency: 1 }))
+
+    // the watcher's statements keep coming: after a first step of STEP_ROWS, SHARED_STEP_ROWS at a time
+    const between = seen.filter(s => s.status === 'running' && s.stored > 0 && s.stored < CHUNKS).map(s => s.stored)
+    expect(between.some(stored => stored % STEP_ROWS !== 0), `chunks seen between steps: ${[...new Set(between)]}`).toBe(true)
+    expect(between.every(stored => stored === STEP_ROWS || (stored - STEP_ROWS) % SHARED_STEP_ROWS === 0)).toBe(true)
+    expect(await reload(ds.id)).toMatchObject({ status: 'synched', nbChunks: CHUNKS })
   })
 
   test('whose step fails leaves nothing of it and reserves no tokens; the job is retried as any failed write', async () => {

@@ -2,8 +2,8 @@
 //
 // Written in one transaction, its INSERTs held the embedded database, which has one session, for as long as they
 // ran: ~2 ms a chunk of ~2 KB on PGlite (the text's tsvector, its GIN entries, the BM25 statistics), 7 s for a 7 MB
-// text, while every question waited. In steps of STEP_ROWS chunks, each its own transaction, a question waits for
-// one step at most. Nothing shows before the end: the chunks of a datasource being synched for the first time are outside every search
+// text, while every question waited. In steps of STEP_ROWS chunks (SHARED_STEP_ROWS while others use the database),
+// each its own transaction, a question waits for one step at most. Nothing shows before the end: the chunks of a datasource being synched for the first time are outside every search
 // (lib/search/scope.ts) until the last step marks it synched. A re-synchronisation keeps its one transaction, since its
 // previous chunks must stay searchable until the new ones replace them at once (write-chunks.ts).
 import type { SqlDriver, SqlStatements } from '@/lib/db/sql-driver'
@@ -14,6 +14,9 @@ import type { ChunkWrite, WriteOutcome } from './write-chunks'
 // Chunks a step inserts: ~0.2 s of the embedded database for ~2 KB chunks (docs/reliability.md), and few enough
 // statements that the BM25 statistics' per-statement work stays small beside the rows'
 export const STEP_ROWS = 100
+// ... and after others' statements were seen waiting: a request arriving during a step waits for it (~50 ms instead
+// of ~200), for more statements a chunk (the BM25 statistics' work a statement) while the database is shared
+export const SHARED_STEP_ROWS = 25
 
 // Between steps the writer makes way: a request's statements come one after another, each sent when the one before
 // answered, so the next step waits until the embedded database has had no statement for QUIET_MS, or for as long as
@@ -28,7 +31,8 @@ export const writesInSteps = (item: ChunkWrite) => item.job.lastSynch === null &
 /**
  * Writes a first synchronisation in steps: the lease checked, any chunks of an interrupted attempt deleted, the
  * organization's stored tokens and its limit checked and the new content's tokens reserved (the datasource's
- * nbTokens, which the next writer of the organization counts); then STEP_ROWS chunks a transaction, each checking the lease; the last
+ * nbTokens, which the next writer of the organization counts); then STEP_ROWS chunks a transaction (SHARED_STEP_ROWS after
+ * others' statements were seen), each checking the lease; the last
  * marks the job synched. A lost lease stops it (the next owner deletes what was written); a database error deletes
  * what was written (while the lease is held) and throws.
  */
@@ -37,17 +41,19 @@ export async function writeInSteps(sql: SqlDriver, workerId: string, item: Chunk
   if (begun.status !== 'synched') return begun
   const rows = chunkRows([item])
   try {
-    for (let start = 0; start < rows.length; start += STEP_ROWS) {
-      const last = start + STEP_ROWS >= rows.length
+    for (let start = 0, size = STEP_ROWS; start < rows.length; ) {
+      const end = Math.min(rows.length, start + size)
+      const last = end === rows.length
       const began = performance.now()
       const held = await sql.transaction(async tx => {
         if (!(await holds(tx, workerId, item))) return false
-        await insertChunkRows(tx, rows.slice(start, start + STEP_ROWS))
+        await insertChunkRows(tx, rows.slice(start, end))
         if (last) await markSynched(tx, [item])
         return true
       })
       if (!held) return { status: 'lease_lost' }
-      if (!last) await makeWay(sql, performance.now() - began)
+      start = end
+      if (!last) size = (await makeWay(sql, performance.now() - began)) ? SHARED_STEP_ROWS : STEP_ROWS
     }
   } catch (error) {
     await sql.transaction(tx => abandon(tx, workerId, item)).catch(() => undefined)
@@ -58,16 +64,25 @@ export async function writeInSteps(sql: SqlDriver, workerId: string, item: Chunk
 
 const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms))
 
-/** Waits until the embedded database has had no statement but this writer's for QUIET_MS, at most `stepMs`. */
-async function makeWay(sql: SqlDriver, stepMs: number): Promise<void> {
-  if (!sql.activity) return
+/**
+ * Waits until the embedded database has had no statement but this writer's for QUIET_MS, at most `stepMs`; whether
+ * others' statements were seen meanwhile.
+ */
+async function makeWay(sql: SqlDriver, stepMs: number): Promise<boolean> {
+  if (!sql.activity) return false
   const until = performance.now() + stepMs
   let quietSince = performance.now()
+  let shared = false
   while (performance.now() < until) {
-    if (sql.activity().statementsAt > 0) quietSince = performance.now()
-    else if (performance.now() - quietSince >= QUIET_MS) return
+    if (sql.activity().statementsAt > 0) {
+      quietSince = performance.now()
+      shared = true
+    } else if (performance.now() - quietSince >= QUIET_MS) {
+      break
+    }
     await sleep(2)
   }
+  return shared
 }
 
 async function begin(tx: Tx, workerId: string, item: ChunkWrite): Promise<WriteOutcome> {
