@@ -14,7 +14,8 @@ import { findDatasource } from './datasources'
 export async function listChunks(ctx: TenantContext, datasourceId: string, query: { limit: number; after?: number }): Promise<ChunkPage> {
   const ds = await findDatasource(ctx, datasourceId)
   const prisma = await getPrisma()
-  const where = { datasourceId: ds.id, organizationId: ctx.organizationId }
+  // the generation searches see (a large re-synchronisation writes the next one hidden, then deletes the old one)
+  const where = { datasourceId: ds.id, organizationId: ctx.organizationId, generation: ds.contentGeneration }
   const [rows, total] = await Promise.all([
     prisma.chunk.findMany({
       where: { ...where, ...(query.after !== undefined ? { position: { gt: query.after } } : {}) },

@@ -23,8 +23,9 @@ export interface Scope {
 
 /**
  * What both rankings search: the organization's chunks in the given datastores, of datasources whose content is
- * visible (synched, or being re-synched, or kept at the usage limit, once synched), restricted by the filters, before
- * ranking.
+ * visible (synched, or being re-synched, or kept at the usage limit, once synched) and of the generation searches see
+ * (a large re-synchronisation's new chunks appear all at once: lib/ingest/lifecycle/write-generations.ts),
+ * restricted by the filters, before ranking.
  */
 export function scopeOf(input: Pick<HybridSearchInput, 'organizationId' | 'datastoreIds' | 'filters'>, options: { datastoreIndex?: boolean } = {}): Scope {
   const params: unknown[] = [input.organizationId, input.datastoreIds]
@@ -33,6 +34,8 @@ export function scopeOf(input: Pick<HybridSearchInput, 'organizationId' | 'datas
     // datastoreIndex false: written so that no index can serve it, for statements that must be driven by another
     options.datastoreIndex === false ? `(c."datastoreId" || '') = ANY($2::text[])` : `c."datastoreId" = ANY($2::text[])`,
     `c."datasourceId" NOT IN (SELECT d.id FROM "Datasource" d WHERE d."datastoreId" = ANY($2::text[]) AND ${contentHidden('d')})`,
+    // a re-synchronisation in steps: its new generation while written, then the old one while deleted
+    `(c."datasourceId", c.generation) NOT IN (SELECT d.id, d."hiddenGeneration" FROM "Datasource" d WHERE d."datastoreId" = ANY($2::text[]) AND d."hiddenGeneration" IS NOT NULL)`,
   ]
   const filters: QueryFilters = input.filters ?? {}
   if (filters.datasource_ids) {

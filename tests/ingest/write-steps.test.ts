@@ -1,5 +1,7 @@
-// A large first synchronisation is written in steps (lib/ingest/lifecycle/write-steps.ts): the embedded database,
-// which has one session, is never held for the whole write, and no search finds any of it before it is complete.
+// A large synchronisation is written in steps (lib/ingest/lifecycle/write-steps.ts): the embedded database, which has
+// one session, is never held for the whole write, and no search finds any of it before it is complete; a
+// re-synchronisation's searches find the whole old content until its last step, then the whole new one
+// (lib/ingest/lifecycle/write-generations.ts).
 import { describe, expect, test } from 'vitest'
 import { getDatabase, getPrisma } from '@/lib/db/client'
 import { claimNextDatasource } from '@/lib/ingest/lifecycle'
@@ -9,7 +11,9 @@ import { runJobs } from '@/lib/ingest/pipeline/run-jobs'
 import { drainQueue } from '@/lib/ingest/worker'
 import { fulltextRanking } from '@/lib/search/fulltext'
 import { scopeOf } from '@/lib/search/scope'
-import { addText, chunksOf, createStore, refusingPoison, reload } from '../fixtures/ingest'
+import { listChunks } from '@/lib/datastores/datasource-content'
+import { enqueueDatasources } from '@/lib/ingest/lifecycle/enqueue'
+import { addText, chunksOf, createStore, refusingPoison, reload, replaceText, slowingChunkWrites } from '../fixtures/ingest'
 import { useFakeModel } from '../helpers/fake-model'
 
 useFakeModel()
@@ -24,8 +28,17 @@ type Store = Awaited<ReturnType<typeof createStore>>
 interface Observation {
   stored: number
   status: string
+  /** Chunks a search for the first content's words finds, and for the second's (lines about teapots). */
   found: number
+  foundNew: number
+  /** ... and for words both contents hold, in one search. */
+  foundEither: number
 }
+
+const NEW_WORDS = 'teapot rinsing'
+const newParagraph = (i: number) => `Document ${i} is about the teapot number ${i}. Rinsing it with water every week keeps it clean.`
+const bigNew = (chunks = CHUNKS, marked?: number) =>
+  Array.from({ length: chunks }, (_, i) => `${newParagraph(i)}${i === marked ? ' It holds poison.' : ''}`).join('\n\n')
 
 /**
  * While `write` runs, asks the database again and again what a search of the datastore finds, then how many chunks
@@ -38,22 +51,28 @@ async function watch(store: Store['store'], datasourceId: string, write: Promise
   const finished = write.finally(() => (done = true))
   const seen: Observation[] = []
   while (!done) {
-    const found = (await fulltextRanking(sql, scopeOf({ organizationId: store.organizationId, datastoreIds: [store.id] }), 'kettle vinegar', 1000)).length
+    const search = async (words: string) => (await fulltextRanking(sql, scopeOf({ organizationId: store.organizationId, datastoreIds: [store.id] }), words, 1000)).length
+    const found = await search('kettle vinegar')
+    const foundNew = await search(NEW_WORDS)
+    const foundEither = await search('document number')
     const [row] = await sql.query<{ stored: number; status: string }>(
       `SELECT (SELECT count(*) FROM "Chunk" WHERE "datasourceId" = $1)::int AS stored, status FROM "Datasource" WHERE id = $1`,
       [datasourceId],
     )
-    seen.push({ ...row, found })
+    seen.push({ ...row, found, foundNew, foundEither })
     await onStored?.(row.stored)
   }
   return { seen, result: await finished }
 }
 
-/** A slow worker's write of the job, whose lease expires and which another worker claims once a first step is written. */
-async function interrupted(store: Store['store'], datasourceId: string) {
+/**
+ * A slow worker's write of the job, whose lease expires and which another worker claims once a first step is written
+ * (more than `before` chunks stored).
+ */
+async function interrupted(store: Store['store'], datasourceId: string, before = 0) {
   const job = (await claimNextDatasource('slow-worker', 60_000))!
   const { sql } = await getDatabase()
-  const takeOver = async (stored: number) => void (stored > 0 && (await sql.query(`UPDATE "Datasource" SET "leaseOwner" = 'other-worker' WHERE id = $1`, [datasourceId])))
+  const takeOver = async (stored: number) => void (stored > before && (await sql.query(`UPDATE "Datasource" SET "leaseOwner" = 'other-worker' WHERE id = $1`, [datasourceId])))
   return watch(store, datasourceId, runJobs([job], 'slow-worker', { leaseMs: 60_000 }), takeOver)
 }
 
@@ -133,5 +152,103 @@ describe('a large first synchronisation', () => {
     expect(await settle.error(ds.id, 'other-worker', 'the file could not be read')).toBe(true)
     expect(await reload(ds.id)).toMatchObject({ status: 'error', nbTokens: 0 })
     expect(await chunksOf(ds.id)).toHaveLength(0)
+  })
+})
+
+describe('a large re-synchronisation', () => {
+  const search = async (org: Store, words: string) =>
+    (await fulltextRanking((await getDatabase()).sql, scopeOf({ organizationId: org.organizationId, datastoreIds: [org.store.id] }), words, 1000)).length
+
+  /** A datasource of CHUNKS chunks about kettles, synched, whose text is then replaced by `text` and queued again. */
+  async function synchedThenReplaced(text: string) {
+    const org = await createStore({ chunkSize: 32, chunkOverlap: 0 })
+    const ds = await addText(org, big())
+    expect(await drainQueue({ concurrency: 1 })).toBe(1)
+    const old = await reload(ds.id)
+    expect(old).toMatchObject({ status: 'synched', nbChunks: CHUNKS })
+    await replaceText(ds.id, text)
+    await enqueueDatasources([ds.id])
+    return { org, ds, old }
+  }
+
+  test('is written in steps; searches find the whole old content until its last step, then the whole new one, never both', async () => {
+    const { org, ds, old } = await synchedThenReplaced(bigNew())
+    const { seen } = await slowingChunkWrites(30, 'DELETE', () => watch(org.store, ds.id, drainQueue({ concurrency: 1 })))
+
+    // both contents stored at once for a while (steps), a search finding all of one or the other each time
+    expect(seen.some(s => s.stored > CHUNKS && s.stored < 2 * CHUNKS)).toBe(true)
+    expect(seen.map(s => s.foundEither)).toEqual(seen.map(() => CHUNKS))
+    for (const s of seen) expect([0, CHUNKS], JSON.stringify(s)).toContain(s.found)
+    for (const s of seen) expect([0, CHUNKS], JSON.stringify(s)).toContain(s.foundNew)
+    // the old content until the swap, the new one after: searched before the old one's deletion ended
+    expect(seen.some(s => s.found === CHUNKS && s.foundNew === 0 && s.stored > CHUNKS)).toBe(true)
+    expect(seen.some(s => s.found === 0 && s.foundNew === CHUNKS && s.stored > CHUNKS)).toBe(true)
+
+    const synched = await reload(ds.id)
+    const chunks = await chunksOf(ds.id)
+    expect(synched).toMatchObject({ status: 'synched', nbChunks: CHUNKS, syncOutcome: 'changed', hiddenGeneration: null, contentGeneration: old.contentGeneration + 1 })
+    expect(chunks.map(c => c.position)).toEqual(chunks.map((_, i) => i))
+    expect(chunks.every(c => c.text.includes('teapot'))).toBe(true)
+    expect(synched.nbTokens).toBe(chunks.reduce((n, c) => n + c.tokens, 0))
+    expect([await search(org, 'kettle vinegar'), await search(org, NEW_WORDS)]).toEqual([0, CHUNKS])
+    // the dashboard's view of the datasource's chunks
+    const page = await listChunks({ organizationId: org.organizationId, actor: { type: 'user', userId: 'test' } }, ds.id, { limit: 5 })
+    expect(page.total).toBe(CHUNKS)
+    expect(page.items.every(c => c.text.includes('teapot'))).toBe(true)
+  })
+
+  test('to a small content deletes the old chunks in steps, after the new ones are searched', async () => {
+    const { org, ds } = await synchedThenReplaced(bigNew(40))
+    const { seen } = await slowingChunkWrites(50, 'DELETE', () => watch(org.store, ds.id, drainQueue({ concurrency: 1 })))
+
+    expect(seen.some(s => s.status === 'running' && s.stored > 40 && s.stored < CHUNKS + 40 && s.foundNew === 40)).toBe(true)
+    for (const s of seen) expect([CHUNKS, 40], JSON.stringify(s)).toContain(s.foundEither)
+    expect(await reload(ds.id)).toMatchObject({ status: 'synched', nbChunks: 40, hiddenGeneration: null })
+    expect(await chunksOf(ds.id)).toHaveLength(40)
+  })
+
+  test('interrupted leaves the old content searched and the larger of both contents reserved; the next owner deletes what it left', async () => {
+    const { org, ds, old } = await synchedThenReplaced(bigNew(CHUNKS + 30))
+    const { result } = await slowingChunkWrites(50, 'INSERT', () => interrupted(org.store, ds.id, CHUNKS))
+
+    expect(result).toEqual(['lease_lost'])
+    const left = await reload(ds.id)
+    expect(left.hiddenGeneration).toBe(old.contentGeneration + 1)
+    expect(left.nbTokens).toBeGreaterThan(old.nbTokens)
+    expect([await search(org, 'kettle vinegar'), await search(org, NEW_WORDS)]).toEqual([CHUNKS, 0])
+
+    expect(await runJobs([left], 'other-worker', { leaseMs: 60_000 })).toEqual(['synched'])
+    const chunks = await chunksOf(ds.id)
+    expect(chunks.map(c => c.position)).toEqual(Array.from({ length: CHUNKS + 30 }, (_, i) => i))
+    expect(chunks.every(c => c.text.includes('teapot'))).toBe(true)
+    expect(await reload(ds.id)).toMatchObject({ status: 'synched', hiddenGeneration: null, nbTokens: chunks.reduce((n, c) => n + c.tokens, 0) })
+    expect(await search(org, NEW_WORDS)).toBe(CHUNKS + 30)
+  })
+
+  test("interrupted, then ended without content by the next owner: the hidden chunks go, the old content's tokens stay", async () => {
+    const { org, ds, old } = await synchedThenReplaced(bigNew(CHUNKS + 30))
+    await slowingChunkWrites(50, 'INSERT', () => interrupted(org.store, ds.id, CHUNKS))
+
+    expect(await settle.retry(ds.id, 'other-worker', 'the file could not be read', 60)).toBe(true)
+    const chunks = await chunksOf(ds.id)
+    expect(chunks).toHaveLength(CHUNKS)
+    expect(chunks.every(c => c.text.includes('kettle'))).toBe(true)
+    expect(await reload(ds.id)).toMatchObject({ status: 'pending', hiddenGeneration: null, nbTokens: old.nbTokens })
+    expect(await search(org, 'kettle vinegar')).toBe(CHUNKS)
+  })
+
+  test('whose step fails keeps the old content whole and its tokens; the job is retried as any failed write', async () => {
+    const { org, ds, old } = await synchedThenReplaced(bigNew(CHUNKS, 2 * STEP_ROWS + 5))
+    let most = 0
+    await refusingPoison(() => watch(org.store, ds.id, drainQueue({ concurrency: 1 }), async n => void (most = Math.max(most, n))))
+
+    expect(most).toBeGreaterThanOrEqual(CHUNKS + STEP_ROWS)
+    const failed = await reload(ds.id)
+    expect(failed).toMatchObject({ status: 'pending', nbTokens: old.nbTokens, nbChunks: CHUNKS, hiddenGeneration: null, contentGeneration: old.contentGeneration })
+    expect(failed.errorMessage).toMatch(/poisoned chunk/)
+    const chunks = await chunksOf(ds.id)
+    expect(chunks).toHaveLength(CHUNKS)
+    expect(chunks.every(c => c.text.includes('kettle'))).toBe(true)
+    expect(await search(org, 'kettle vinegar')).toBe(CHUNKS)
   })
 })

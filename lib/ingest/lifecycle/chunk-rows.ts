@@ -43,29 +43,33 @@ export async function lockStoredTokens(tx: Tx, organizationIds: string[]): Promi
   return storedTokensByOrganization(tx, orgs)
 }
 
-/** A chunk to insert: its job, its text and its place in the job's content. */
+/** A chunk to insert: its job, its text, its place in the job's content and its generation. */
 export interface ChunkRow {
   job: Datasource
   chunk: ChunkDraft
   position: number
   embedding: number[] | undefined
+  generation: number
 }
 
-export const chunkRows = (writes: ChunkWrite[]): ChunkRow[] =>
-  writes.flatMap(({ job, content }) => content.chunks.map((chunk, position) => ({ job, chunk, position, embedding: content.embeddings?.[position] })))
+/** The writes' chunks, of their datasource's current generation unless `generation` says otherwise (write-steps.ts). */
+export const chunkRows = (writes: ChunkWrite[], generation?: number): ChunkRow[] =>
+  writes.flatMap(({ job, content }) =>
+    content.chunks.map((chunk, position) => ({ job, chunk, position, embedding: content.embeddings?.[position], generation: generation ?? job.contentGeneration })),
+  )
 
 /** One INSERT of the given chunks. */
 export async function insertChunkRows(tx: Tx, rows: ChunkRow[]): Promise<void> {
   const params: unknown[] = []
   const values: string[] = []
-  for (const { job, chunk, position, embedding } of rows) {
+  for (const { job, chunk, position, embedding, generation } of rows) {
     const p = params.length
     params.push(randomUUID(), job.organizationId, job.datastoreId, job.id, position, chunk.text, chunk.tokens,
-      JSON.stringify(chunk.metadata), job.customId, embedding ? toVectorBinary(embedding) : null)
-    values.push(`($${p + 1}, $${p + 2}, $${p + 3}, $${p + 4}, $${p + 5}, $${p + 6}, $${p + 7}, $${p + 8}::jsonb, $${p + 9}, $${p + 10}::vector)`)
+      JSON.stringify(chunk.metadata), job.customId, embedding ? toVectorBinary(embedding) : null, generation)
+    values.push(`($${p + 1}, $${p + 2}, $${p + 3}, $${p + 4}, $${p + 5}, $${p + 6}, $${p + 7}, $${p + 8}::jsonb, $${p + 9}, $${p + 10}::vector, $${p + 11}::int)`)
   }
   await tx.query(
-    `INSERT INTO "Chunk" (id, "organizationId", "datastoreId", "datasourceId", position, text, tokens, metadata, custom_id, embedding)
+    `INSERT INTO "Chunk" (id, "organizationId", "datastoreId", "datasourceId", position, text, tokens, metadata, custom_id, embedding, generation)
      VALUES ${values.join(', ')}`,
     params,
   )
@@ -74,7 +78,7 @@ export async function insertChunkRows(tx: Tx, rows: ChunkRow[]): Promise<void> {
 /**
  * The jobs synched with their new content, in one UPDATE: counts, content hash, what the synchronisation did
  * ("syncOutcome": added the first time, else changed) and the HTTP validators of that content, in the transaction
- * that wrote its chunks.
+ * that wrote its chunks (or deleted the last of a re-synchronisation's old ones: no generation is hidden any more).
  */
 export async function markSynched(tx: Tx, writes: ChunkWrite[]): Promise<void> {
   await tx.query(
@@ -83,7 +87,7 @@ export async function markSynched(tx: Tx, writes: ChunkWrite[]): Promise<void> {
             name = COALESCE(v.name, d.name), "lastSynch" = ${NOW_UTC}, "errorMessage" = NULL, attempts = 0, "nextRunAt" = NULL,
             "syncOutcome" = CASE WHEN d."lastSynch" IS NULL THEN 'added' ELSE 'changed' END, "goneCount" = 0,
             "httpEtag" = v.etag, "httpLastModified" = v.modified, "fetchContext" = v.context,
-            "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "updatedAt" = ${NOW_UTC}
+            "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "updatedAt" = ${NOW_UTC}, "hiddenGeneration" = NULL
        FROM unnest($1::text[], $2::int[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
             AS v(id, chunks, tokens, size, hash, name, etag, modified, context)
       WHERE d.id = v.id`,

@@ -5,17 +5,22 @@ import { NOW_UTC } from './clock'
 
 type Executor = Pick<SqlDriver, 'query'>
 
-// A datasource never synched holds no tokens: an interrupted first synchronisation in steps may have reserved its
-// content's (lib/ingest/lifecycle/write-steps.ts), and a job ending without content gives them back
-const UNRESERVED = `"nbTokens" = CASE WHEN "lastSynch" IS NULL THEN 0 ELSE "nbTokens" END`
+// Every ending leaves a job's chunks as searches see them. A datasource never synched holds no tokens: an
+// interrupted first synchronisation in steps may have reserved its content's (lib/ingest/lifecycle/write-steps.ts),
+// and a job ending without content gives them back. A re-synchronisation in steps interrupted with a generation
+// hidden (its new chunks, or its old ones being deleted) reserved the larger of both: what is searched counts again.
+const LEFT_AS_SEARCHED = `"nbTokens" = CASE WHEN "lastSynch" IS NULL THEN 0
+    WHEN "hiddenGeneration" IS NOT NULL THEN (SELECT COALESCE(sum(c.tokens), 0) FROM "Chunk" c
+      WHERE c."datasourceId" = "Datasource".id AND c.generation = "Datasource"."contentGeneration")
+    ELSE "nbTokens" END, "hiddenGeneration" = NULL`
 
 // How each ending leaves a job: the only assignments a settle may make ($3, $4: the ending's own values)
 const ENDINGS = {
   unchanged: `status = 'synched', "lastSynch" = ${NOW_UTC}, "errorMessage" = NULL, attempts = 0, "nextRunAt" = NULL,
               "syncOutcome" = 'unchanged', "goneCount" = 0, "httpEtag" = $3, "httpLastModified" = $4, "fetchContext" = $5`,
-  error: `status = 'error', "errorMessage" = $3, "nextRunAt" = NULL, ${UNRESERVED}`,
-  gone: `status = 'error', "errorMessage" = $3, "nextRunAt" = NULL, "goneCount" = "goneCount" + 1, ${UNRESERVED}`,
-  usageLimitReached: `status = 'usage_limit_reached', "errorMessage" = $3, "nextRunAt" = NULL, ${UNRESERVED}`,
+  error: `status = 'error', "errorMessage" = $3, "nextRunAt" = NULL`,
+  gone: `status = 'error', "errorMessage" = $3, "nextRunAt" = NULL, "goneCount" = "goneCount" + 1`,
+  usageLimitReached: `status = 'usage_limit_reached', "errorMessage" = $3, "nextRunAt" = NULL`,
   retry: `status = 'pending', "errorMessage" = $3, "nextRunAt" = ${NOW_UTC} + make_interval(secs => $4)`,
   release: `status = 'pending', attempts = GREATEST(attempts - 1, 0), "nextRunAt" = ${NOW_UTC}`,
   awaitChildren: `status = 'running', "errorMessage" = NULL, attempts = 0, "nextRunAt" = NULL`,
@@ -34,13 +39,17 @@ async function settleHeld(ending: Ending, id: string, workerId: string, params: 
 async function settleHeldRows(ending: Ending, id: string, workerId: string, params: unknown[], executor?: Executor) {
   const sql = executor ?? (await getDatabase()).sql
   // a job still never synched keeps no chunk: those an interrupted first synchronisation wrote in steps (never
-  // searched, but counted in the datastore's BM25 statistics) go with this ending
+  // searched, but counted in the datastore's BM25 statistics) go with this ending, as do those of a generation hidden
+  // by an interrupted re-synchronisation (`hidden` reads the row as it was: every part of a statement sees one snapshot)
   return sql.query<{ id: string; goneCount: number }>(
-    `WITH job AS (
-       UPDATE "Datasource" SET ${ENDINGS[ending]}, "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "updatedAt" = ${NOW_UTC}
+    `WITH hidden AS (
+       SELECT "hiddenGeneration" AS generation FROM "Datasource" WHERE id = $1
+     ), job AS (
+       UPDATE "Datasource" SET ${ENDINGS[ending]}, ${LEFT_AS_SEARCHED}, "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "updatedAt" = ${NOW_UTC}
         WHERE id = $1 AND "leaseOwner" = $2 AND status = 'running' RETURNING id, "goneCount", "lastSynch"
      ), leftovers AS (
-       DELETE FROM "Chunk" c USING job WHERE c."datasourceId" = job.id AND job."lastSynch" IS NULL
+       DELETE FROM "Chunk" c USING job
+        WHERE c."datasourceId" = job.id AND (job."lastSynch" IS NULL OR c.generation = (SELECT generation FROM hidden))
      )
      SELECT id, "goneCount" FROM job`,
     [id, workerId, ...params],

@@ -7,7 +7,7 @@ import { admitTokens, chunkRows, insertChunkRows, lockHeldJobs, lockStoredTokens
 import { settle, type HeldValidators } from './settle'
 import { writeInSteps, writesInSteps } from './write-steps'
 
-// Rows per INSERT statement at most: 10 parameters each, well under the protocol's 65,535. A group's rows go in as
+// Rows per INSERT statement at most: 11 parameters each, well under the protocol's 65,535. A group's rows go in as
 // few statements as that allows, of even sizes: each statement updates the BM25 statistics once per distinct lexeme
 // of its rows, so a short tail statement (500 + 12 rows) would cost almost as much as a full one.
 const ROWS_PER_INSERT = 1000
@@ -42,8 +42,9 @@ type Tx = SqlStatements
  * new ones inserted together, the datasources marked synched in one UPDATE. Each job keeps its own outcome: one
  * whose lease was lost writes nothing (a slower worker whose lease expired must not write a second copy); one that
  * would pass its organization's limit (counting the jobs before it) ends usage_limit_reached and keeps its previous
- * chunks. Throws on a database error, and then nothing is written. A large first synchronisation is written in
- * steps instead (write-steps.ts), so that it never holds the embedded database for seconds.
+ * chunks. Throws on a database error, and then nothing is written. A large synchronisation (more than a step of
+ * chunks to write or to replace) is written in steps instead (write-steps.ts), so that it never holds the embedded
+ * database for seconds.
  */
 export async function writeChunks(workerId: string, items: ChunkWrite[]): Promise<WriteOutcome[]> {
   const database = await getDatabase()
