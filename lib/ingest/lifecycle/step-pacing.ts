@@ -26,7 +26,7 @@ const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms))
  * Waits until the embedded database has had no statement but this writer's for QUIET_MS, at most `stepMs`; whether
  * others' statements were seen meanwhile.
  */
-async function makeWay(sql: SqlDriver, stepMs: number): Promise<boolean> {
+export async function makeWay(sql: SqlDriver, stepMs: number): Promise<boolean> {
   if (!sql.activity) return false
   const until = performance.now() + stepMs
   let quietSince = performance.now()
