@@ -175,8 +175,8 @@ async function main() {
   const report = await killAndRecover({ fake, chunks, plans, log: line => console.log(line) })
   await fake.close()
   const partial = report.cycles.filter(c => {
-    const a = c.afterKill as { visible: number; nbChunks: number; status: string; duplicates: number }
-    return a.duplicates > 0 || (a.visible !== 0 && a.visible !== a.nbChunks)
+    const a = c.afterKill as { visible: number; nbChunks: number; status: string; duplicates: number; stray: number }
+    return a.duplicates > 0 || a.stray > 0 || (a.visible !== 0 && a.visible !== a.nbChunks)
   })
   const f = report.final as { status: string; count: number; nbChunks: number; duplicates: number; positions: number; maxPos: number }
   const ok = f.status === 'synched' && f.count === f.nbChunks && f.duplicates === 0 && f.positions === f.count && f.maxPos === f.count - 1 && partial.length === 0

@@ -29,9 +29,16 @@ async function inspect(id: string) {
        FROM "Datasource" d WHERE id = $1`,
     [id],
   )
-  const [chunks] = await sql.query<{ count: number; positions: number; minPos: number | null; maxPos: number | null; embedded: number }>(
-    `SELECT count(*)::int AS count, count(DISTINCT position)::int AS positions, min(position) AS "minPos", max(position) AS "maxPos",
-            count(embedding)::int AS embedded FROM "Chunk" WHERE "datasourceId" = $1`,
+  // the generation searches see (a re-synchronisation in steps writes the next one hidden, then deletes the old one);
+  // hidden: the other generation's chunks, stray: any of neither (never expected)
+  const [chunks] = await sql.query<{ count: number; positions: number; minPos: number | null; maxPos: number | null; embedded: number; hidden: number; stray: number }>(
+    `SELECT count(c.id)::int AS count, count(DISTINCT c.position)::int AS positions, min(c.position) AS "minPos", max(c.position) AS "maxPos",
+            count(c.embedding)::int AS embedded,
+            (SELECT count(*)::int FROM "Chunk" c WHERE c."datasourceId" = $1 AND c.generation <> d."contentGeneration") AS hidden,
+            (SELECT count(*)::int FROM "Chunk" c WHERE c."datasourceId" = $1 AND c.generation <> d."contentGeneration"
+               AND c.generation IS DISTINCT FROM d."hiddenGeneration") AS stray
+       FROM "Datasource" d LEFT JOIN "Chunk" c ON c."datasourceId" = d.id AND c.generation = d."contentGeneration"
+      WHERE d.id = $1 GROUP BY d."contentGeneration", d."hiddenGeneration"`,
     [id],
   )
   const [check] = await sql.query<{ ok: boolean }>(`SELECT count(*) >= 0 AS ok FROM "Chunk"`)

@@ -43,13 +43,18 @@ export async function beginGeneration(tx: Tx, workerId: string, item: ChunkWrite
   return { outcome: { status: 'synched' }, generation: row.generation, previous }
 }
 
-/** The last step's: the new generation searched, the old one hidden (SET reads the row as it was). */
+/**
+ * The last step's: the new generation searched, the old one hidden (SET reads the row as it was), and the counts of
+ * what is searched now (the job is marked synched once the old chunks are deleted).
+ */
 export async function swapGenerations(tx: Tx, items: ChunkWrite[]): Promise<void> {
-  await tx.query(
-    `UPDATE "Datasource" SET "contentGeneration" = "hiddenGeneration", "hiddenGeneration" = "contentGeneration"
-      WHERE id = ANY($1::text[]) AND "hiddenGeneration" IS NOT NULL`,
-    [items.map(i => i.job.id)],
-  )
+  for (const { job, content } of items) {
+    await tx.query(
+      `UPDATE "Datasource" SET "contentGeneration" = "hiddenGeneration", "hiddenGeneration" = "contentGeneration", "nbChunks" = $2, "textSize" = $3
+        WHERE id = $1 AND "hiddenGeneration" IS NOT NULL`,
+      [job.id, content.chunks.length, content.textSize],
+    )
+  }
 }
 
 /**
