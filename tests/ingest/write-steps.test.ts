@@ -225,6 +225,32 @@ describe('a large re-synchronisation', () => {
     expect(await search(org, NEW_WORDS)).toBe(CHUNKS + 30)
   })
 
+  test('interrupted after its swap: the new content is searched, and run again it is found unchanged, the old chunks deleted in steps', async () => {
+    const { org, ds, old } = await synchedThenReplaced(bigNew())
+    const job = (await claimNextDatasource('slow-worker', 60_000))!
+    const { sql } = await getDatabase()
+    // the lease taken once the old chunks are being deleted: fewer stored than at the most, more than the new content
+    let most = 0
+    const takeOver = async (stored: number) => {
+      most = Math.max(most, stored)
+      if (stored < most && stored > CHUNKS) await sql.query(`UPDATE "Datasource" SET "leaseOwner" = 'other-worker' WHERE id = $1`, [ds.id])
+    }
+    const { result } = await slowingChunkWrites(50, 'DELETE', () => watch(org.store, ds.id, runJobs([job], 'slow-worker', { leaseMs: 60_000 }), takeOver))
+
+    expect(result).toEqual(['lease_lost'])
+    const left = await reload(ds.id)
+    expect(left).toMatchObject({ contentGeneration: old.contentGeneration + 1, hiddenGeneration: old.contentGeneration, nbChunks: CHUNKS })
+    expect(left.contentHash).not.toBe(old.contentHash)
+    expect([await search(org, 'kettle vinegar'), await search(org, NEW_WORDS)]).toEqual([0, CHUNKS])
+    const written = (await chunksOf(ds.id)).filter(c => c.text.includes('teapot')).map(c => c.id)
+
+    // run again: the same text, so nothing is chunked, embedded or written again; what was left of the old goes
+    expect(await runJobs([left], 'other-worker', { leaseMs: 60_000 })).toEqual(['synched'])
+    const chunks = await chunksOf(ds.id)
+    expect(chunks.map(c => c.id)).toEqual(written)
+    expect(await reload(ds.id)).toMatchObject({ status: 'synched', syncOutcome: 'unchanged', hiddenGeneration: null, nbChunks: CHUNKS, nbTokens: chunks.reduce((n, c) => n + c.tokens, 0) })
+  })
+
   test("interrupted, then ended without content by the next owner: the hidden chunks go, the old content's tokens stay", async () => {
     const { org, ds, old } = await synchedThenReplaced(bigNew(CHUNKS + 30))
     await slowingChunkWrites(50, 'INSERT', () => interrupted(org.store, ds.id, CHUNKS))

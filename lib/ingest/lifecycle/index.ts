@@ -9,3 +9,4 @@ export { enqueueDueRefreshes, rescheduleRefreshes, scheduleNextRefresh } from '.
 export { countRemovedPages, removeDatasources } from './remove'
 export { settle, usageLimitMessage, type HeldValidators } from './settle'
 export { writeChunks, type ChunkWrite, type SyncedContent, type WriteOutcome } from './write-chunks'
+export { settleUnchanged } from './write-generations'

@@ -7,9 +7,11 @@
 // commit), and the old chunks, hidden now, are deleted in steps before the job is marked synched. Every chunk of a
 // datasource is of one of the two generations; whatever an interrupted attempt left hidden is deleted by the next
 // attempt before it begins, or by the job's ending (settle.ts).
+import { getDatabase } from '@/lib/db/client'
 import type { SqlDriver, SqlStatements } from '@/lib/db/sql-driver'
+import type { Datasource } from '@/lib/generated/prisma/client'
 import { admitTokens, lockHeldJobs, lockStoredTokens, markSynched, tokensOf } from './chunk-rows'
-import { settle } from './settle'
+import { settle, type HeldValidators } from './settle'
 import { holds, makeWay, STEP_ROWS } from './step-pacing'
 import type { ChunkWrite, WriteOutcome } from './write-chunks'
 
@@ -44,17 +46,28 @@ export async function beginGeneration(tx: Tx, workerId: string, item: ChunkWrite
 }
 
 /**
- * The last step's: the new generation searched, the old one hidden (SET reads the row as it was), and the counts of
- * what is searched now (the job is marked synched once the old chunks are deleted).
+ * The last step's: the new generation searched, the old one hidden (SET reads the row as it was), and the counts and
+ * the hash of what is searched now (the job is marked synched once the old chunks are deleted; run again after an
+ * interruption, it finds its content unchanged: settleUnchanged).
  */
 export async function swapGenerations(tx: Tx, items: ChunkWrite[]): Promise<void> {
   for (const { job, content } of items) {
     await tx.query(
-      `UPDATE "Datasource" SET "contentGeneration" = "hiddenGeneration", "hiddenGeneration" = "contentGeneration", "nbChunks" = $2, "textSize" = $3
+      `UPDATE "Datasource" SET "contentGeneration" = "hiddenGeneration", "hiddenGeneration" = "contentGeneration",
+              "nbChunks" = $2, "textSize" = $3, "contentHash" = $4
         WHERE id = $1 AND "hiddenGeneration" IS NOT NULL`,
-      [job.id, content.chunks.length, content.textSize],
+      [job.id, content.chunks.length, content.textSize, content.contentHash],
     )
   }
+}
+
+/**
+ * A job whose content is what searches see (its hash, or the web server's 304): what an interrupted
+ * re-synchronisation left hidden deleted in steps, then the job settled unchanged. False when the lease was lost.
+ */
+export async function settleUnchanged(job: Datasource, workerId: string, validators?: HeldValidators): Promise<boolean> {
+  if (job.hiddenGeneration !== null && !(await deleteHiddenInSteps((await getDatabase()).sql, workerId, job.id))) return false
+  return settle.unchanged(job.id, workerId, validators)
 }
 
 /**

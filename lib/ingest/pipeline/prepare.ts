@@ -8,7 +8,7 @@ import { contentHash } from '../content-hash'
 import { embeddingsFingerprint } from '../embed-chunks'
 import { LeaseLost, permanentError } from '../errors'
 import { kindOf, type DocumentKind } from '../kinds'
-import { settle, usageLimitMessage, type ChunkWrite } from '../lifecycle'
+import { settle, settleUnchanged, usageLimitMessage, type ChunkWrite } from '../lifecycle'
 import { textSizeOf, type Section } from '../sections'
 import type { RunStatus } from './run-jobs'
 import { inSpan } from '@/lib/tracing/spans'
@@ -115,13 +115,13 @@ export async function prepareDocument(job: Datasource, kind: DocumentKind, worke
   const extracted = await kind.extract(conditional, signal, context.takeOriginal(job.id))
   // a 304: nothing parsed, chunked or embedded
   if ('notModified' in extracted) {
-    return { done: (await settle.unchanged(job.id, workerId, { ...extracted.validators, context: fetchContext })) ? 'synched' : 'lease_lost' }
+    return { done: (await settleUnchanged(job, workerId, { ...extracted.validators, context: fetchContext })) ? 'synched' : 'lease_lost' }
   }
   const { sections, title } = extracted
   const validators = extracted.validators && { ...extracted.validators, context: fetchContext }
   const hash = hashOf(sections)
   if (hash === job.contentHash && job.lastSynch) {
-    return { done: (await settle.unchanged(job.id, workerId, validators)) ? 'synched' : 'lease_lost' }
+    return { done: (await settleUnchanged(job, workerId, validators)) ? 'synched' : 'lease_lost' }
   }
   const chunks = await inSpan('sync.chunk', { 'sync.sections': sections.length }, () => chunkSectionsYielding(sections, chunking))
   if (chunks.length === 0) throw permanentError(kind.noTextMessage)
