@@ -135,10 +135,15 @@ describe('text that is hard to count', () => {
     // counting runs synchronously: a super-linear tokenizer would block this process for minutes, so probe first
     const { countTokens } = await import('@/lib/ingest/tokenizer')
     countTokens('warm') // the first count builds the encoder's tables (~0.3 s): not what is probed
-    const probe = performance.now()
-    countTokens('='.repeat(5000))
-    const probeMs = performance.now() - probe
-    expect(probeMs, `counting the tokens of a run of 5,000 "=" took ${Math.round(probeMs)} ms`).toBeLessThan(100)
+    // the fastest of a few counts: a super-linear tokenizer is slow every time, while a busy machine (CI's 2 cores,
+    // other test files) may hold one count up (187 ms once in a gate, a few ms otherwise)
+    let probeMs = Infinity
+    for (let attempt = 0; attempt < 5 && probeMs >= 100; attempt++) {
+      const probe = performance.now()
+      countTokens('='.repeat(5000))
+      probeMs = Math.min(probeMs, performance.now() - probe)
+    }
+    expect(probeMs, `counting the tokens of a run of 5,000 "=" took at least ${Math.round(probeMs)} ms`).toBeLessThan(100)
     const tenant = await createTenant()
     const agent = await createAgentVia(tenant)
     model.fake.setBehaviour({ reply: 'Noted.', delayMs: 1 })
