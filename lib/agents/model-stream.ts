@@ -1,5 +1,6 @@
-import type { LanguageModelV3, LanguageModelV3Prompt, LanguageModelV3StreamPart } from '@ai-sdk/provider'
+import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Prompt, LanguageModelV3StreamPart } from '@ai-sdk/provider'
 import { APICallError, type LanguageModel, type ModelMessage } from 'ai'
+import { openChatStream, sdkChatModel } from './chat-stream'
 import type { ModelDeadline } from './model-deadline'
 import type { ModelTokens } from './query-outcome'
 
@@ -8,6 +9,8 @@ import type { ModelTokens } from './query-outcome'
 // streamText's pipeline around it (a tee, step and tool handling, telemetry), which each piece of an answer went
 // through in about eight web streams — ~15 % of a streamed question's CPU (docs/benchmarks.md). An agent with tools,
 // a prompt that is not plain text, or a model object of another kind still goes through streamText (model-run.ts).
+// @ai-sdk/openai's chat model (every model of lib/agents/model-catalogue.ts) has its answer read by chat-stream.ts,
+// which sends the request that doStream would and reads it without doStream's web streams.
 
 /** What a model run reads of the model: text pieces, then its token usage. */
 export type ProviderPart = { type: 'text'; text: string } | { type: 'usage'; tokens: ModelTokens }
@@ -41,33 +44,17 @@ export function plainCall(model: LanguageModel, system: string, messages: ModelM
 
 type Settings = { temperature?: number; topP?: number; maxOutputTokens?: number; presencePenalty?: number; frequencyPenalty?: number }
 
-async function opened(call: PlainCall, settings: Settings, signal: AbortSignal): Promise<ReadableStream<LanguageModelV3StreamPart>> {
-  const options = { prompt: call.prompt, ...settings, abortSignal: signal }
-  try {
-    return (await call.model.doStream(options)).stream
-  } catch (error) {
-    // one retry of a call that failed before answering (a refused connection, a 429 or 5xx), as maxRetries: 1 did
-    if (!APICallError.isInstance(error) || !error.isRetryable || signal.aborted) throw error
-    await new Promise(resolve => setTimeout(resolve, RETRY_DELAY_MS))
-    signal.throwIfAborted()
-    return (await call.model.doStream(options)).stream
-  }
-}
+type Parts = AsyncGenerator<ProviderPart, void, undefined>
 
-/**
- * The model's text pieces and its usage, each piece restarting the deadline's silence timer; throws when the call
- * fails, the stream reports an error, or the deadline stopped it.
- */
-export async function* providerParts(call: PlainCall, settings: Settings, deadline: Pick<ModelDeadline, 'signal' | 'touch' | 'cause'>): AsyncGenerator<ProviderPart, void, undefined> {
-  const reader = (await opened(call, settings, deadline.signal)).getReader()
+/** The SDK's stream of a call as the parts a run reads (a model that is not @ai-sdk/openai's chat model, a redirect). */
+async function* sdkParts(stream: ReadableStream<LanguageModelV3StreamPart>): Parts {
+  const reader = stream.getReader()
   let done = false
   try {
     for (;;) {
       const step = await reader.read()
-      deadline.touch()
       if (step.done) {
         done = true
-        if (deadline.cause) throw new Error('stopped')
         return
       }
       const part = step.value
@@ -82,5 +69,45 @@ export async function* providerParts(call: PlainCall, settings: Settings, deadli
   } finally {
     // a run stopped early (the client gone, an error) lets the provider close its request
     if (!done) await reader.cancel().catch(() => {})
+  }
+}
+
+async function open(call: PlainCall, options: LanguageModelV3CallOptions): Promise<Parts> {
+  const chat = sdkChatModel(call.model)
+  const read = chat ? await openChatStream(chat, options) : null
+  return read ?? sdkParts((await call.model.doStream(options)).stream)
+}
+
+async function opened(call: PlainCall, settings: Settings, signal: AbortSignal): Promise<Parts> {
+  const options = { prompt: call.prompt, ...settings, abortSignal: signal }
+  try {
+    return await open(call, options)
+  } catch (error) {
+    // one retry of a call that failed before answering (a refused connection, a 429 or 5xx), as maxRetries: 1 did
+    if (!APICallError.isInstance(error) || !error.isRetryable || signal.aborted) throw error
+    await new Promise(resolve => setTimeout(resolve, RETRY_DELAY_MS))
+    signal.throwIfAborted()
+    return await open(call, options)
+  }
+}
+
+/**
+ * The model's text pieces and its usage, each piece restarting the deadline's silence timer; throws when the call
+ * fails, the stream reports an error, or the deadline stopped it.
+ */
+export async function* providerParts(call: PlainCall, settings: Settings, deadline: Pick<ModelDeadline, 'signal' | 'touch' | 'cause'>): AsyncGenerator<ProviderPart, void, undefined> {
+  const parts = await opened(call, settings, deadline.signal)
+  try {
+    for (;;) {
+      const step = await parts.next()
+      deadline.touch()
+      if (step.done) {
+        if (deadline.cause) throw new Error('stopped')
+        return
+      }
+      yield step.value
+    }
+  } finally {
+    await parts.return()
   }
 }

@@ -27,9 +27,9 @@ const fetchFailed = (cause: unknown) => Object.assign(new TypeError('fetch faile
 
 const abortReason = (signal: AbortSignal) => signal.reason ?? new DOMException('This operation was aborted', 'AbortError')
 
-function requestHeaders(init: RequestInit, body: string | undefined): Record<string, string> {
+function requestHeaders(init: HeadersInit | undefined, body: string | undefined): Record<string, string> {
   const headers: Record<string, string> = {}
-  new Headers(init.headers).forEach((value, name) => void (headers[name] = value))
+  new Headers(init).forEach((value, name) => void (headers[name] = value))
   headers['accept'] ??= '*/*'
   headers['accept-encoding'] ??= 'gzip, deflate, br'
   if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body))
@@ -43,20 +43,6 @@ function bodyOf(res: http.IncomingMessage): Readable {
   if (!decoder) return res
   res.on('error', error => decoder.destroy(error))
   return res.pipe(decoder)
-}
-
-function responseOf(res: http.IncomingMessage): Response {
-  const headers = new Headers()
-  for (let i = 0; i < res.rawHeaders.length; i += 2) headers.append(res.rawHeaders[i], res.rawHeaders[i + 1])
-  const status = res.statusCode ?? 502
-  if (NULL_BODY_STATUSES.has(status)) {
-    res.resume()
-    return new Response(null, { status, statusText: res.statusMessage, headers })
-  }
-  // the content encoding is undone here, as fetch does; its length no longer applies
-  const decoded = bodyOf(res)
-  if (decoded !== res) headers.delete('content-length')
-  return new Response(webBody(decoded), { status, statusText: res.statusMessage, headers })
 }
 
 /**
@@ -89,18 +75,46 @@ function webBody(body: Readable): ReadableStream<Uint8Array> {
   )
 }
 
-/** A fetch for outbound API calls (same contract as fetch for what they send: a string body or none). */
-export const outboundFetch: Fetch = (input, init = {}) => {
-  const url = new URL(input instanceof Request ? input.url : String(input))
-  const agent = keepAlive[url.protocol as keyof typeof keepAlive]
-  const body = init.body ?? undefined
-  if (input instanceof Request || !agent || (body !== undefined && typeof body !== 'string') || (init.redirect && init.redirect !== 'follow')) {
-    return nodeFetch()(input, init)
+/** An outbound call's answer before it is a Response: what fetch would give, the body still a Node stream. */
+export interface OutboundAnswer {
+  status: number
+  statusText: string
+  headers: Headers
+  /** decoded from its content encoding; empty for a status without a body */
+  body: Readable
+}
+
+function answerOf(res: http.IncomingMessage): OutboundAnswer {
+  const headers = new Headers()
+  for (let i = 0; i < res.rawHeaders.length; i += 2) headers.append(res.rawHeaders[i], res.rawHeaders[i + 1])
+  const status = res.statusCode ?? 502
+  if (NULL_BODY_STATUSES.has(status)) {
+    res.resume()
+    return { status, statusText: res.statusMessage ?? '', headers, body: Readable.from([]) }
   }
-  const { signal } = init
+  // the content encoding is undone here, as fetch does; its length no longer applies
+  const body = bodyOf(res)
+  if (body !== res) headers.delete('content-length')
+  return { status, statusText: res.statusMessage ?? '', headers, body }
+}
+
+export interface OutboundRequest {
+  method: string
+  headers?: HeadersInit
+  body?: string
+  signal?: AbortSignal | null
+}
+
+/**
+ * One request over kept-alive node:http, answered as fetch would be (rejected with fetch's TypeError when it could
+ * not be sent, with the signal's reason when aborted) but without following a redirect: a 3xx is the answer.
+ */
+export function outboundRequest(url: URL, init: OutboundRequest): Promise<OutboundAnswer> {
+  const { signal, body } = init
   if (signal?.aborted) return Promise.reject(abortReason(signal))
-  return new Promise<Response>((resolve, reject) => {
-    const request = (url.protocol === 'https:' ? https : http).request(url, { method: (init.method ?? 'GET').toUpperCase(), headers: requestHeaders(init, body), agent })
+  const agent = keepAlive[url.protocol as keyof typeof keepAlive]
+  return new Promise<OutboundAnswer>((resolve, reject) => {
+    const request = (url.protocol === 'https:' ? https : http).request(url, { method: init.method.toUpperCase(), headers: requestHeaders(init.headers, body), agent })
     const onAbort = () => request.destroy(abortReason(signal!))
     signal?.addEventListener('abort', onAbort, { once: true })
     request.on('error', error => {
@@ -109,19 +123,42 @@ export const outboundFetch: Fetch = (input, init = {}) => {
     })
     request.on('response', res => {
       signal?.removeEventListener('abort', onAbort)
-      if (REDIRECT_STATUSES.has(res.statusCode ?? 0) && res.headers.location) {
-        // rare for an API: fetch's own redirect rules (methods, bodies, limits) apply
-        res.resume()
-        return resolve(nodeFetch()(input, init))
-      }
       if (signal) {
         // an abort after the headers ends the body with the reason, as fetch does
         const stop = () => res.destroy(abortReason(signal))
         signal.addEventListener('abort', stop, { once: true })
         res.on('close', () => signal.removeEventListener('abort', stop))
       }
-      resolve(responseOf(res))
+      resolve(answerOf(res))
     })
     request.end(body)
   })
+}
+
+/** An answer read whole, as the Response fetch would give (an error's body, which an SDK's error handler reads). */
+export async function wholeResponse(answer: OutboundAnswer): Promise<Response> {
+  const chunks: Buffer[] = []
+  for await (const chunk of answer.body) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk))
+  const nullBody = NULL_BODY_STATUSES.has(answer.status)
+  return new Response(nullBody ? null : Buffer.concat(chunks), { status: answer.status, statusText: answer.statusText, headers: answer.headers })
+}
+
+/** A redirect fetch would follow. */
+export const isRedirect = (answer: OutboundAnswer) => REDIRECT_STATUSES.has(answer.status) && answer.headers.has('location')
+
+/** A fetch for outbound API calls (same contract as fetch for what they send: a string body or none). */
+export const outboundFetch: Fetch = async (input, init = {}) => {
+  const url = new URL(input instanceof Request ? input.url : String(input))
+  const body = init.body ?? undefined
+  if (input instanceof Request || !(url.protocol in keepAlive) || (body !== undefined && typeof body !== 'string') || (init.redirect && init.redirect !== 'follow')) {
+    return nodeFetch()(input, init)
+  }
+  const answer = await outboundRequest(url, { method: init.method ?? 'GET', headers: init.headers, body, signal: init.signal })
+  if (isRedirect(answer)) {
+    // rare for an API: fetch's own redirect rules (methods, bodies, limits) apply
+    answer.body.resume()
+    return nodeFetch()(input, init)
+  }
+  const nullBody = NULL_BODY_STATUSES.has(answer.status)
+  return new Response(nullBody ? null : webBody(answer.body), { status: answer.status, statusText: answer.statusText, headers: answer.headers })
 }
