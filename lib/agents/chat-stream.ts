@@ -4,7 +4,7 @@ import { JSONParseError, TypeValidationError } from 'ai'
 import { EventStreamData } from '@/lib/http/event-stream'
 import { isRedirect, outboundRequest, wholeResponse, type OutboundAnswer } from '@/lib/http/outbound-fetch'
 import { brokenBodyError, failedAnswerError, streamFrameError, unreachableError, type CallOrigin } from './chat-stream-errors'
-import type { ProviderPart } from './model-stream'
+import type { PartStream, ProviderPart } from './model-stream'
 
 // A streamed chat completion read without web streams (issue 28). @ai-sdk/openai's chat model reads its answer
 // through seven of them (the body, a wrapper, a text decoder, the event parser, the JSON parser, a tee, its own
@@ -77,11 +77,21 @@ function frameOf(data: string): Frame {
   throw new TypeValidationError({ value, cause: new Error('not a chunk of a streamed chat completion') })
 }
 
-/** The frames of the answer's events, to the end of its body (read whole, so that its connection is kept alive). */
-async function* framesOf(answer: OutboundAnswer, origin: CallOrigin): AsyncGenerator<Frame, void, undefined> {
+/** The text pieces of a frame: its content and a refusal's words, as the SDK gives them. */
+function textOf(frame: AnswerFrame): string {
+  const delta = frame.choices[0]?.delta
+  return (delta?.content ?? '') + (delta?.refusal ?? '')
+}
+
+/**
+ * The answer's text pieces, then its usage, from its events to the end of its body (read whole, so that its
+ * connection is kept alive). One generator from the socket's text to the parts: each piece is one step.
+ */
+async function* answerParts(answer: OutboundAnswer, origin: CallOrigin): AsyncGenerator<ProviderPart, void, undefined> {
   const events = new EventStreamData()
   answer.body.setEncoding('utf8')
   const texts = (answer.body as AsyncIterable<string>)[Symbol.asyncIterator]()
+  let usage: UsageFields | null | undefined
   try {
     for (;;) {
       let step: IteratorResult<string>
@@ -90,35 +100,36 @@ async function* framesOf(answer: OutboundAnswer, origin: CallOrigin): AsyncGener
       } catch (error) {
         throw brokenBodyError(error, answer.status, origin)
       }
-      for (const data of step.done ? events.end() : events.push(step.value)) if (data !== '[DONE]') yield frameOf(data)
-      if (step.done) return
+      for (const data of step.done ? events.end() : events.push(step.value)) {
+        if (data === '[DONE]') continue
+        const frame = frameOf(data)
+        if ('error' in frame) throw streamFrameError(frame, origin)
+        if (frame.usage) usage = frame.usage
+        const text = textOf(frame)
+        if (text) yield { type: 'text', text }
+      }
+      if (step.done) break
     }
   } finally {
     await texts.return?.()
   }
-}
-
-/** The text pieces of a frame: its content and a refusal's words, as the SDK gives them. */
-function textOf(frame: AnswerFrame): string {
-  const delta = frame.choices[0]?.delta
-  return (delta?.content ?? '') + (delta?.refusal ?? '')
-}
-
-async function* answerParts(frames: AsyncGenerator<Frame, void, undefined>, origin: CallOrigin): AsyncGenerator<ProviderPart, void, undefined> {
-  let usage: UsageFields | null | undefined
-  for await (const frame of frames) {
-    if ('error' in frame) throw streamFrameError(frame, origin)
-    if (frame.usage) usage = frame.usage
-    const text = textOf(frame)
-    if (text) yield { type: 'text', text }
-  }
   yield { type: 'usage', tokens: { promptTokens: usage?.prompt_tokens ?? 0, completionTokens: usage?.completion_tokens ?? 0 } }
 }
 
-async function* resumed(first: IteratorResult<ProviderPart, void>, rest: AsyncGenerator<ProviderPart, void, undefined>): AsyncGenerator<ProviderPart, void, undefined> {
-  if (first.done) return
-  yield first.value
-  yield* rest
+/** `parts` with its first step, already taken, given again first. */
+function replaying(first: IteratorResult<ProviderPart, void>, parts: AsyncGenerator<ProviderPart, void, undefined>): PartStream {
+  let pending: IteratorResult<ProviderPart, void> | null = first
+  return {
+    [Symbol.asyncIterator]() {
+      return this
+    },
+    next() {
+      const step = pending
+      pending = null
+      return step ? Promise.resolve(step) : parts.next()
+    },
+    return: () => parts.return(),
+  }
 }
 
 /**
@@ -126,7 +137,7 @@ async function* resumed(first: IteratorResult<ProviderPart, void>, rest: AsyncGe
  * server unreachable, an error status or frame) throws here, as the SDK's doStream does, and can be retried. Null for
  * an answer this does not read (a redirect), which the SDK's own call then follows.
  */
-export async function openChatStream(model: SdkChatModel, options: LanguageModelV3CallOptions): Promise<AsyncGenerator<ProviderPart, void, undefined> | null> {
+export async function openChatStream(model: SdkChatModel, options: LanguageModelV3CallOptions): Promise<PartStream | null> {
   const request = await chatRequest(model, options)
   const origin: CallOrigin = { url: request.url, requestBodyValues: request.body }
   const headers = Object.fromEntries(Object.entries(request.headers).filter((entry): entry is [string, string] => entry[1] !== undefined))
@@ -149,6 +160,6 @@ export async function openChatStream(model: SdkChatModel, options: LanguageModel
     }
     throw await failedAnswerError(response, origin)
   }
-  const parts = answerParts(framesOf(answer, origin), origin)
-  return resumed(await parts.next(), parts)
+  const parts = answerParts(answer, origin)
+  return replaying(await parts.next(), parts)
 }

@@ -44,10 +44,14 @@ export function plainCall(model: LanguageModel, system: string, messages: ModelM
 
 type Settings = { temperature?: number; topP?: number; maxOutputTokens?: number; presencePenalty?: number; frequencyPenalty?: number }
 
-type Parts = AsyncGenerator<ProviderPart, void, undefined>
+/** The parts of one call, read one step at a time; `return` ends the call early. */
+export interface PartStream extends AsyncIterable<ProviderPart, void, undefined> {
+  next(): Promise<IteratorResult<ProviderPart, void>>
+  return(): Promise<IteratorResult<ProviderPart, void>>
+}
 
 /** The SDK's stream of a call as the parts a run reads (a model that is not @ai-sdk/openai's chat model, a redirect). */
-async function* sdkParts(stream: ReadableStream<LanguageModelV3StreamPart>): Parts {
+async function* sdkParts(stream: ReadableStream<LanguageModelV3StreamPart>): AsyncGenerator<ProviderPart, void, undefined> {
   const reader = stream.getReader()
   let done = false
   try {
@@ -72,13 +76,13 @@ async function* sdkParts(stream: ReadableStream<LanguageModelV3StreamPart>): Par
   }
 }
 
-async function open(call: PlainCall, options: LanguageModelV3CallOptions): Promise<Parts> {
+async function open(call: PlainCall, options: LanguageModelV3CallOptions): Promise<PartStream> {
   const chat = sdkChatModel(call.model)
   const read = chat ? await openChatStream(chat, options) : null
   return read ?? sdkParts((await call.model.doStream(options)).stream)
 }
 
-async function opened(call: PlainCall, settings: Settings, signal: AbortSignal): Promise<Parts> {
+async function opened(call: PlainCall, settings: Settings, signal: AbortSignal): Promise<PartStream> {
   const options = { prompt: call.prompt, ...settings, abortSignal: signal }
   try {
     return await open(call, options)
