@@ -8,14 +8,15 @@
 // of a variable more.
 export const STATEMENT_PROFILE_SOURCE = `
 function statementProfile(db, file) {
-  if (!file) return { run: (op, args, fn) => fn(), flush() {} }
+  if (!file) return { run: (op, args, fn) => fn(), timed: fn => fn(), flush() {} }
   const fs = require('node:fs')
   const { AsyncLocalStorage } = require('node:async_hooks')
   const current = new AsyncLocalStorage()
   const totals = new Map()
   let timeline = []
   const exclusive = db._runExclusiveQuery.bind(db)
-  db._runExclusiveQuery = fn => exclusive(async () => {
+  // a statement run without PGlite's locks (lib/db/pglite-thread-prepared.ts) is timed the same way
+  const timed = async fn => {
     const started = performance.now()
     try {
       return await fn()
@@ -27,7 +28,8 @@ function statementProfile(db, file) {
       timeline.push((performance.timeOrigin + started).toFixed(1) + '\\t' + (performance.now() - started).toFixed(2) + '\\t' + key.slice(0, 80))
       totals.set(key, total)
     }
-  })
+  }
+  db._runExclusiveQuery = fn => exclusive(() => timed(fn))
   const write = () => {
     const lines = [...totals].map(([key, t]) => t.runs + '\\t' + t.ms.toFixed(3) + '\\t' + key)
     fs.writeFileSync(file + '.tmp', lines.join('\\n') + '\\n')
@@ -37,6 +39,6 @@ function statementProfile(db, file) {
   }
   setInterval(write, 2000).unref()
   const keyOf = (op, args) => (op + ' ' + (args.sql || '')).replace(/\\s+/g, ' ').trim().slice(0, 300)
-  return { run: (op, args, fn) => current.run(keyOf(op, args), fn), flush: write }
+  return { run: (op, args, fn) => current.run(keyOf(op, args), fn), timed, flush: write }
 }
 `

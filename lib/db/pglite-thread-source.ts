@@ -53,7 +53,10 @@ async function main() {
   const on = tx => (tx ? transactions.get(tx).handle : db)
 
   const profile = statementProfile(db, workerData.statementProfile)
-  const prepared = preparedStatements(db, protocol.serialize, protocol.Parser)
+  // operations under way (a message's from its arrival to its answer), for the prepared statements' check that none
+  // but theirs is
+  let underWay = 0
+  const prepared = preparedStatements(db, protocol.serialize, protocol.Parser, () => underWay === 1 && transactions.size === 0, profile.timed)
   const operations = {
     async query({ sql, params, tx }) {
       if (prepared.wants(sql)) return prepared.run(sql, params, tx !== undefined)
@@ -105,11 +108,14 @@ async function main() {
   }
 
   parentPort.on('message', async ({ id, op, ...args }) => {
+    underWay++
     try {
       const result = await profile.run(op, args, () => operations[op](args))
       parentPort.postMessage({ id, result, heapBytes: heapBytes() })
     } catch (error) {
       parentPort.postMessage({ id, error: errorFields(error), heapBytes: heapBytes() })
+    } finally {
+      underWay--
     }
   })
   parentPort.postMessage({ ready: true, arrayTypes: await arrayTypes(db), heapBytes: heapBytes(), modules, compiledHere })

@@ -99,6 +99,41 @@ describe('the embedded database in a thread of its own', () => {
     expect(order).toEqual(['transaction', 'outside'])
   })
 
+  test('a statement already prepared, which runs without PGlite\'s locks when alone, still waits for an open transaction', async () => {
+    await threaded.sql.exec(`CREATE TABLE thread_probe_alone (n int)`)
+    const count = `SELECT count(*)::int AS n FROM thread_probe_alone WHERE n >= $1`
+    for (let i = 0; i < 3; i++) expect(await threaded.sql.query(count, [0])).toEqual([{ n: 0 }])
+    const order: string[] = []
+    let outside: Promise<unknown> | undefined
+    await threaded.sql.transaction(async tx => {
+      await tx.query(`INSERT INTO thread_probe_alone VALUES (1)`)
+      // nothing else is under way on the thread now: only the open transaction may hold this statement back
+      outside = threaded.sql.query(count, [0]).then(rows => (order.push('outside'), rows))
+      await new Promise(r => setTimeout(r, 50))
+      order.push('transaction')
+    })
+    expect(await outside).toEqual([{ n: 1 }])
+    expect(order).toEqual(['transaction', 'outside'])
+  })
+
+  test('prepared statements, PGlite\'s own queries and transactions all at once each get their own answer', async () => {
+    await threaded.sql.exec(`CREATE TABLE thread_probe_mix (k int, v text)`)
+    const prepared = `SELECT $1::int * 2 AS doubled, repeat('x', $1::int) AS text`
+    await threaded.sql.query(prepared, [1])
+    await threaded.sql.query(prepared, [1])
+    const work = Array.from({ length: 240 }, (_, i) => {
+      if (i % 3 === 0) return threaded.sql.query(prepared, [i]).then(rows => expect(rows).toEqual([{ doubled: i * 2, text: 'x'.repeat(i) }]))
+      // a text seen once: PGlite's own exchange of several steps
+      if (i % 3 === 1) return threaded.sql.query(`SELECT ${i}::int AS once, $1::text AS v`, [`v${i}`]).then(rows => expect(rows).toEqual([{ once: i, v: `v${i}` }]))
+      return threaded.sql.transaction(async tx => {
+        await tx.query(`INSERT INTO thread_probe_mix VALUES ($1, $2)`, [i, `t${i}`])
+        expect(await tx.query(`SELECT v FROM thread_probe_mix WHERE k = $1`, [i])).toEqual([{ v: `t${i}` }])
+      })
+    })
+    await Promise.all(work)
+    expect(await threaded.sql.query(`SELECT count(*)::int AS n FROM thread_probe_mix`)).toEqual([{ n: 80 }])
+  })
+
   test('Prisma transactions commit and roll back through the thread', async () => {
     const before = await threaded.prisma.organization.count()
     await threaded.prisma.$transaction(async tx => {
