@@ -8,7 +8,7 @@ import { createParser } from 'eventsource-parser'
 export const KEY = 'ads_bench_load_key_0123456789abcdef'
 
 /** A question's outcome; `conversationId`: the conversation its answer went to (a follow-up continues it). */
-export interface Outcome { firstMs: number | null; status: number; conversationId?: string }
+export interface Outcome { firstMs: number | null; status: number; conversationId?: string; /** what went wrong, for an error */ detail?: string }
 
 // connections kept alive and reused, as a browser's; no pool limit, so that the client never queues a question
 const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity })
@@ -25,12 +25,14 @@ export function ask(base: string, agentId: string, question: string, conversatio
     }, res => {
       if (res.statusCode !== 200) {
         res.resume()
-        return void res.on('close', () => resolve({ firstMs: null, status: res.statusCode ?? 0 }))
+        return void res.on('close', () => resolve({ firstMs: null, status: res.statusCode ?? 0, detail: `HTTP ${res.statusCode}` }))
       }
       let first: number | null = null
       let done = false
       let answeredIn: string | undefined
+      let failure: string | undefined
       const parser = createParser({ onEvent: e => {
+        if (e.data.startsWith('[ERROR]')) failure = e.data.slice(0, 200)
         if (first === null && (e.event === 'answer' || (!e.event && e.data !== '[DONE]'))) first = performance.now() - started
         if (e.event === 'endpoint_response') answeredIn = (JSON.parse(e.data) as { conversationId?: string }).conversationId
         if (e.data === '[DONE]') done = true
@@ -38,9 +40,12 @@ export function ask(base: string, agentId: string, question: string, conversatio
       res.setEncoding('utf8')
       res.on('data', (chunk: string) => parser.feed(chunk))
       // an answer cut off (the connection closed before the stream's end) counts as an error
-      res.on('close', () => resolve({ firstMs: first, status: res.complete && done && first !== null ? 200 : 599, conversationId: answeredIn }))
+      res.on('close', () => {
+        const whole = res.complete && done && first !== null
+        resolve({ firstMs: first, status: whole ? 200 : 599, conversationId: answeredIn, ...(whole ? {} : { detail: failure ?? (res.complete ? 'no [DONE]' : 'cut off') }) })
+      })
     })
-    request.on('error', () => resolve({ firstMs: null, status: 0 }))
+    request.on('error', error => resolve({ firstMs: null, status: 0, detail: (error as NodeJS.ErrnoException).code ?? error.message }))
     request.end(body)
   })
 }

@@ -128,6 +128,13 @@ export async function openLoop(rate: number, seconds: number, asker: () => Promi
   return [done, (performance.now() - started) / 1000, serverCpu() - cpu, postgresCpuMs() - databaseCpu]
 }
 
+/** The errors' causes with their counts ("HTTP 500 ×2; [ERROR] The model failed… ×1"), empty when none. */
+function errorDetails(outcomes: Outcome[]): string {
+  const counts = new Map<string, number>()
+  for (const o of outcomes) if (o.status !== 200 && o.status !== 503) counts.set(o.detail ?? String(o.status), (counts.get(o.detail ?? String(o.status)) ?? 0) + 1)
+  return [...counts].map(([detail, n]) => `${detail} ×${n}`).join('; ')
+}
+
 export function summary(label: string, outcomes: Outcome[], seconds: number, cpu: number, databaseCpu: number) {
   console.error(`${label}: ${outcomes.length} questions`)
   const ok = outcomes.filter(o => o.status === 200).map(o => o.firstMs!).sort((a, b) => a - b)
@@ -139,6 +146,7 @@ export function summary(label: string, outcomes: Outcome[], seconds: number, cpu
     cpu_ms_per_question: ok.length ? Math.round((cpu / ok.length) * 10) / 10 : NaN,
     database_cpu_ms_per_question: ok.length ? Math.round((databaseCpu / ok.length) * 10) / 10 : NaN,
     errors: outcomes.filter(o => o.status !== 200 && o.status !== 503).length,
+    error_details: errorDetails(outcomes),
     refused_503: outcomes.filter(o => o.status === 503).length,
   }
 }
