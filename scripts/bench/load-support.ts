@@ -132,7 +132,8 @@ export async function openLoop(rate: number, seconds: number, asker: () => Promi
 function errorDetails(outcomes: Outcome[]): string {
   const counts = new Map<string, number>()
   for (const o of outcomes) if (o.status !== 200 && o.status !== 503) counts.set(o.detail ?? String(o.status), (counts.get(o.detail ?? String(o.status)) ?? 0) + 1)
-  return [...counts].map(([detail, n]) => `${detail} ×${n}`).join('; ')
+  const resent = outcomes.filter(o => o.resent).length
+  return [...[...counts].map(([detail, n]) => `${detail} ×${n}`), ...(resent ? [`(not errors: ${resent} sent again after the server closed their kept-alive connection)`] : [])].join('; ')
 }
 
 export function summary(label: string, outcomes: Outcome[], seconds: number, cpu: number, databaseCpu: number) {

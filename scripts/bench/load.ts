@@ -81,7 +81,7 @@ export async function run(argv: string[] = []): Promise<void> {
     console.log(`| load | questions/s | first answer p50 | p95 | p99 | server CPU a question |${onPostgres ? ' PostgreSQL CPU a question |' : ''} errors | 503 | visitors + fake model CPU a question |`)
     console.log(`|---|---|---|---|---|---|${onPostgres ? '---|' : ''}---|---|---|`)
     for (const r of rows) console.log(`| ${r.load} | ${r.questions_per_s} | ${r.first_p50_ms} ms | ${r.first_p95_ms} ms | ${r.first_p99_ms} ms | ${r.cpu_ms_per_question} ms |${onPostgres ? ` ${r.database_cpu_ms_per_question} ms |` : ''} ${r.errors} | ${r.refused_503} | ${r.client_cpu_ms_per_question} ms |`)
-    for (const r of rows) if (r.error_details) console.log(`\nErrors at ${r.load}: ${r.error_details}`)
+    for (const r of rows) if (r.error_details) console.log(`\n${r.errors ? "Errors" : "Note"} at ${r.load}: ${r.error_details}`)
     if (statements.length) console.log(statements.join('\n'))
     const end = memoryMb(servers[0].child.pid!)
     console.log(`\nThe first server's memory: ${started.rss} MB resident after its start, ${seeded.rss} MB after seeding (peak ${seeded.peak} MB), ${end.rss} MB after the load (peak ${end.peak} MB)${options.profile ? ' — restarted under the profiler after seeding' : ''}`)
