@@ -98,6 +98,9 @@ const ConfigSchema = z.object({
   TOOLS_MAX_RESPONSE_KB: positiveInt.default(512),
   TOOLS_RESULT_CHARS: positiveInt.default(8000),
   TOOLS_ALLOW_PRIVATE_HOSTS: flag.default(false),
+  // the chunks whose BM25 postings are kept in memory, all datastores together (issue 28, lib/search/bm25-memory.ts);
+  // a larger datastore, and every one with 0, ranks by words with statements only
+  SEARCH_MEMORY_CHUNKS: z.coerce.number().int().min(0).default(20_000),
   // retrieval (issue 13, lib/search/rerank.ts, lib/agents/standalone-question.ts): an optional reranker speaking the
   // common /rerank API, how many fused candidates it reorders, and the time it and the follow-up rewrite may take
   RERANK_BASE_URL: z.string().optional(),

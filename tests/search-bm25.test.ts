@@ -14,6 +14,8 @@ import { createTenant, type TestTenant } from './helpers/tenants'
 beforeAll(() => {
   delete process.env.OPENAI_API_KEY
   delete process.env.OPENAI_BASE_URL
+  // the statements' ranking (BM25 from postings in memory: tests/search-bm25-memory.test.ts)
+  process.env.SEARCH_MEMORY_CHUNKS = '0'
 })
 
 /** A datastore in `language` with one synched datasource per text, one chunk each, written as the worker writes them. */

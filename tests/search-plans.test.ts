@@ -11,6 +11,8 @@ import { createTenant } from './helpers/tenants'
 beforeAll(() => {
   delete process.env.OPENAI_API_KEY
   delete process.env.OPENAI_BASE_URL
+  // BM25's statements, not the postings kept in memory (tests/search-bm25-memory.test.ts)
+  process.env.SEARCH_MEMORY_CHUNKS = '0'
 })
 
 describe.skipIf(process.env.TEST_DATABASE === 'postgres')('retrieval statements planned once', () => {

@@ -1,10 +1,11 @@
 import { GENERIC_PLAN, underSettings, type SqlDriver, type SqlStatements } from '@/lib/db/sql-driver'
 import { qualifyingTermSets, setsQuery } from './bm25-candidates'
+import { HIDDEN_CONTENT, memoryRanking, versionsOf, type VersionColumns } from './bm25-memory'
+import { BM25_B, BM25_K1, byScore, type QueryTerm, type RankedChunk, type TextStatistics } from './bm25-scoring'
 import type { Scope } from './scope'
 
-// BM25's parameters: term-frequency saturation and length normalisation (the usual values: Lucene, Elasticsearch, bm25s)
-export const BM25_K1 = 1.2
-export const BM25_B = 0.75
+export { BM25_B, BM25_K1, byScore, type QueryTerm, type RankedChunk, type TextStatistics } from './bm25-scoring'
+
 // Distinct lexemes of a question that count
 const MAX_QUERY_LEXEMES = 64
 // Chunks a round of the ranking may fetch (by its terms' document frequencies): a round fetches the next rarest
@@ -19,28 +20,6 @@ export const FULLTEXT_FIRST_ROUND_BUDGET = 300
 type Tx = SqlStatements
 
 const BM25_ROUND_SETTINGS = `SET LOCAL enable_seqscan = off; ${GENERIC_PLAN}`
-
-/** A lexeme of the question with its statistics in the searched datastores. */
-export interface QueryTerm {
-  lexeme: string
-  /** Chunks of the searched datastores holding it. */
-  df: number
-  idf: number
-}
-
-export interface TextStatistics {
-  terms: QueryTerm[]
-  /** Chunks in the searched datastores, and their average BM25 length. */
-  chunks: number
-  averageLength: number
-  /** Lexemes of the question found in no chunk of the searched datastores. */
-  missing?: number
-}
-
-export interface RankedChunk {
-  id: string
-  score: number
-}
 
 /** BM25's inverse document frequency of a lexeme found in `df` of `n` chunks (Lucene's, never negative). */
 export function inverseDocumentFrequency(df: number, n: number): number {
@@ -62,19 +41,20 @@ const upperBound = (t: QueryTerm) => t.idf * (BM25_K1 + 1)
  * only: the statistics are kept by triggers on "Chunk" (migration 20261126130000_bm25_search).
  */
 export async function textStatistics(sql: Tx, scope: Scope, query: string): Promise<TextStatistics> {
-  const rows = await sql.query<{ lexeme: string | null; df: number; chunks: number; length: number }>(
+  const rows = await sql.query<{ lexeme: string | null; df: number; chunks: number; length: number } & VersionColumns>(
     `WITH ds AS (
        SELECT id, "language" FROM "Datastore" WHERE id = ANY($2::text[]) AND "organizationId" = $1
      ), q AS (
        SELECT DISTINCT u.lexeme FROM (SELECT DISTINCT "language" FROM ds) s, unnest(search_document(s."language"::regconfig, $3)) u
        ORDER BY 1 LIMIT ${MAX_QUERY_LEXEMES}
      ), totals AS (
-       SELECT COALESCE(sum(t.chunks), 0)::float8 AS chunks, COALESCE(sum(t.length), 0)::float8 AS length
+       SELECT COALESCE(sum(t.chunks), 0)::float8 AS chunks, COALESCE(sum(t.length), 0)::float8 AS length,
+              array_agg(t."datastoreId") AS datastores, array_agg(t.version::text) AS versions
        FROM "DatastoreTextStats" t WHERE t."datastoreId" IN (SELECT id FROM ds)
-     )
+     ), ${HIDDEN_CONTENT}
      SELECT q.lexeme, COALESCE((SELECT sum(t.df) FROM "DatastoreTerm" t WHERE t."datastoreId" IN (SELECT id FROM ds) AND t.lexeme = q.lexeme), 0)::int AS df,
-            totals.chunks, totals.length
-     FROM totals LEFT JOIN q ON true`,
+            totals.chunks, totals.length, totals.datastores, totals.versions, hidden.datasources AS "hiddenDatasources", hidden.generations AS "hiddenGenerations"
+     FROM totals CROSS JOIN hidden LEFT JOIN q ON true`,
     [scope.params[0], scope.params[1], query],
   )
   const chunks = rows[0]?.chunks ?? 0
@@ -85,7 +65,7 @@ export async function textStatistics(sql: Tx, scope: Scope, query: string): Prom
     // rarest first; equal frequencies in lexeme order, so that every step is deterministic
     .sort((a, b) => b.idf - a.idf || (a.lexeme < b.lexeme ? -1 : 1))
   const missing = rows.filter(r => r.lexeme !== null && r.df === 0).length
-  return { terms, chunks, averageLength, missing }
+  return { terms, chunks, averageLength, missing, ...versionsOf(rows[0]) }
 }
 
 /**
@@ -139,11 +119,6 @@ async function rankCandidates(tx: Tx, scope: Scope, stats: TextStatistics, fetch
     params,
   )
   return rows.map(r => ({ id: r.id, score: Number(r.score) }))
-}
-
-/** Higher score first, then chunk id (byte order, as COLLATE "C"): the same order on every database. */
-export function byScore(a: RankedChunk, b: RankedChunk): number {
-  return b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
 }
 
 /**
@@ -205,6 +180,8 @@ export interface FulltextResult {
   ceiling: number
   /** The question's terms and statistics, to score other chunks on the same scale (bm25Scores). */
   stats: TextStatistics | null
+  /** When ranked from postings in memory (bm25-memory.ts): any chunk's score from them, as bm25ScoreSql's. */
+  scoreOf?: (id: string) => number
 }
 
 /** fulltextRanking, with the question's BM25 ceiling and statistics. */
@@ -218,6 +195,8 @@ export async function fulltextRankingWithCeiling(sql: SqlDriver, scope: Scope, q
   // the question (the index's bitmap, the scope as a filter: lib/search/scope.ts keeps the datastore's own index out),
   // so a prepared round reuses its generic plan instead of planning each time (PostgreSQL's choice otherwise, since
   // a plan for the question's own terms looks cheaper).
+  const memory = memoryRanking(sql, scope, stats, limit)
+  if (memory) return { ranking: memory.ranking, ceiling: bm25Ceiling(stats), stats, scoreOf: memory.scoreOf }
   return { ranking: await rankByBm25(underSettings(sql, BM25_ROUND_SETTINGS), scope, stats, limit), ceiling: bm25Ceiling(stats), stats }
 }
 

@@ -119,14 +119,18 @@ export async function completeScores(sql: SqlStatements, words: FulltextResult, 
   const ids = [...meaning.ranking.filter(r => !inWords.has(r.id)), ...words.ranking.filter(r => !inMeaning.has(r.id))].map(r => r.id)
   if (ids.length === 0) return { words, meaning: meaning.ranking }
   const d = meaning.embedding.length
-  const bm25 = bm25ScoreSql(words.stats, 3)
-  const rows = await sql.query<{ id: string; bm25: number; distance: number | null }>(
+  // ranked from postings in memory, the BM25 scores come from them: the statement reads only the cosines it lacks
+  const { scoreOf } = words
+  const bm25 = bm25ScoreSql(scoreOf ? null : words.stats, 3)
+  const read = scoreOf ? ids.filter(id => !inMeaning.has(id)) : ids
+  const rows = read.length === 0 ? [] : await sql.query<{ id: string; bm25: number; distance: number | null }>(
     `SELECT c.id, ${bm25.sql} AS bm25,
             CASE WHEN vector_dims(c."embedding") = ${d} THEN c."embedding"::vector(${d}) <=> $2::vector(${d}) END AS distance
      FROM "Chunk" c WHERE c.id = ANY($1::text[])`,
-    [ids, toVectorBinary(meaning.embedding), ...bm25.params],
+    [read, toVectorBinary(meaning.embedding), ...bm25.params],
   )
-  const moreWords = rows.filter(r => !inWords.has(r.id) && Number(r.bm25) > 0).map(r => ({ id: r.id, score: Number(r.bm25) }))
+  const bm25Rows = scoreOf ? ids.filter(id => !inWords.has(id)).map(id => ({ id, bm25: scoreOf(id) })) : rows
+  const moreWords = bm25Rows.filter(r => !inWords.has(r.id) && Number(r.bm25) > 0).map(r => ({ id: r.id, score: Number(r.bm25) }))
   const moreMeaning = rows.filter(r => !inMeaning.has(r.id) && r.distance !== null).map(r => ({ id: r.id, score: 1 - Number(r.distance) }))
   return {
     words: { ...words, ranking: [...words.ranking, ...moreWords].sort(byScore) },

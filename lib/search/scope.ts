@@ -19,6 +19,8 @@ const UNSYNCHED = DATASOURCE_STATUSES.filter(s => s !== 'synched').map(s => `'${
 export interface Scope {
   clause: string
   params: unknown[]
+  /** Without filters: the organization and datastores alone, for a ranking kept in memory (bm25-memory.ts). */
+  unfiltered?: { organizationId: string; datastoreIds: string[] }
 }
 
 /**
@@ -52,5 +54,6 @@ export function scopeOf(input: Pick<HybridSearchInput, 'organizationId' | 'datas
     )
   }
   if (filters.metadata && Object.keys(filters.metadata).length > 0) parts.push(...metadataClause(filters.metadata, params))
-  return { clause: parts.join(' AND '), params }
+  const unfiltered = parts.length === 4 ? { organizationId: input.organizationId, datastoreIds: input.datastoreIds } : undefined
+  return { clause: parts.join(' AND '), params, unfiltered }
 }
