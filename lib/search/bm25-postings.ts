@@ -138,12 +138,21 @@ export function rankPostings(p: DatastorePostings, stats: TextStatistics, hidden
     }
   }
   const hides = hidden.datasources.size > 0 || hidden.generations.size > 0
-  const ranked: RankedChunk[] = []
+  // the best `limit`, best first, kept as the chunks go by (a question touches hundreds, keeps a few)
+  const best: RankedChunk[] = []
   for (const k of touched) {
-    if (!hides || !(hidden.datasources.has(p.datasources[k]) || hidden.generations.has(`${p.datasources[k]} ${p.generations[k]}`))) ranked.push({ id: p.ids[k], score: scores[k] })
+    const score = scores[k]
     scores[k] = 0
+    const last = best.length === limit ? best[limit - 1] : null
+    if (last && (score < last.score || (score === last.score && p.ids[k] > last.id))) continue
+    if (hides && (hidden.datasources.has(p.datasources[k]) || hidden.generations.has(`${p.datasources[k]} ${p.generations[k]}`))) continue
+    const chunk = { id: p.ids[k], score }
+    let at = best.length
+    while (at > 0 && byScore(chunk, best[at - 1]) < 0) at--
+    best.splice(at, 0, chunk)
+    if (best.length > limit) best.pop()
   }
-  return ranked.sort(byScore).slice(0, limit)
+  return best
 }
 
 /** Chunk `k`'s BM25 score for the question of `stats` (0 without any of its terms), as rankPostings scores it. */
