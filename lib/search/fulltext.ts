@@ -186,8 +186,12 @@ export interface FulltextResult {
 
 /** fulltextRanking, with the question's BM25 ceiling and statistics. */
 export async function fulltextRankingWithCeiling(sql: SqlDriver, scope: Scope, query: string, limit: number): Promise<FulltextResult> {
-  if (limit <= 0 || !query.trim()) return { ranking: [], ceiling: 0, stats: null }
-  const stats = await textStatistics(sql, scope, query)
+  return fulltextRankingOf(sql, scope, limit > 0 && query.trim() ? await textStatistics(sql, scope, query) : null, limit)
+}
+
+/** The same, from the question's statistics (null: no question). */
+export async function fulltextRankingOf(sql: SqlDriver, scope: Scope, stats: TextStatistics | null, limit: number): Promise<FulltextResult> {
+  if (!stats || limit <= 0) return { ranking: [], ceiling: 0, stats: null }
   if (stats.terms.length === 0) return { ranking: [], ceiling: 0, stats }
   // no sequential scan: the planner, without statistics for tsvector (nothing runs ANALYZE on PGlite), may prefer
   // reading every chunk of the table; the GIN index must find the candidates. Each round's query alone under that

@@ -5,7 +5,8 @@ import { toVectorBinary } from '@/lib/db/vector-binary'
 import { ensureVectorIndex, vectorIndexKind } from '@/lib/db/vector-index'
 import { embeddingsProvider } from '@/lib/embeddings/provider'
 import { fuseRankings } from './fusion'
-import { bm25ScoreSql, byScore, fulltextRankingWithCeiling, type FulltextResult, type RankedChunk } from './fulltext'
+import { memoryNearest } from './bm25-memory'
+import { bm25ScoreSql, byScore, fulltextRankingOf, textStatistics, type FulltextResult, type RankedChunk, type TextStatistics } from './fulltext'
 import { readFragments } from './fragments'
 import { relevanceScores } from './relevance'
 import { inSpan } from '@/lib/tracing/spans'
@@ -106,36 +107,60 @@ export async function vectorSearch(input: Omit<HybridSearchInput, 'query' | 'top
   return (await vectorRanking(sql, scopeOf(input), embedding, limit)).map(r => r.id)
 }
 
+/** The vector ranking's candidates, and, from the embeddings in memory, any chunk's cosine similarity. */
+export interface MeaningResult {
+  embedding: number[]
+  ranking: RankedChunk[]
+  cosineOf?: (id: string) => number | null
+}
+
 /**
  * Each ranking's candidates scored by the other too: a chunk among the nearest by meaning gets its BM25 score, one
  * among the best by words its cosine similarity, so that the fusion compares every candidate on both (instead of
- * counting 0 where a chunk missed the other ranking's cut). One statement by primary key; the chunks are in scope
- * already (each ranking applied it). A chunk holding no word of the question has BM25 0, one without an embedding of
- * the question's size no cosine: both stay out, as 0.
+ * counting 0 where a chunk missed the other ranking's cut). From memory where a ranking came from it (bm25-memory.ts),
+ * else one statement by primary key; the chunks are in scope already (each ranking applied it). A chunk holding no
+ * word of the question has BM25 0, one without an embedding of the question's size no cosine: both stay out, as 0.
  */
-export async function completeScores(sql: SqlStatements, words: FulltextResult, meaning: { embedding: number[]; ranking: RankedChunk[] }) {
+export async function completeScores(sql: SqlStatements, words: FulltextResult, meaning: MeaningResult) {
   const inWords = new Set(words.ranking.map(r => r.id))
   const inMeaning = new Set(meaning.ranking.map(r => r.id))
-  const ids = [...meaning.ranking.filter(r => !inWords.has(r.id)), ...words.ranking.filter(r => !inMeaning.has(r.id))].map(r => r.id)
-  if (ids.length === 0) return { words, meaning: meaning.ranking }
-  const d = meaning.embedding.length
-  // ranked from postings in memory, the BM25 scores come from them: the statement reads only the cosines it lacks
+  const meaningOnly = meaning.ranking.filter(r => !inWords.has(r.id)).map(r => r.id)
+  const wordsOnly = words.ranking.filter(r => !inMeaning.has(r.id)).map(r => r.id)
   const { scoreOf } = words
-  const bm25 = bm25ScoreSql(scoreOf ? null : words.stats, 3)
-  const read = scoreOf ? ids.filter(id => !inMeaning.has(id)) : ids
-  const rows = read.length === 0 ? [] : await sql.query<{ id: string; bm25: number; distance: number | null }>(
-    `SELECT c.id, ${bm25.sql} AS bm25,
-            CASE WHEN vector_dims(c."embedding") = ${d} THEN c."embedding"::vector(${d}) <=> $2::vector(${d}) END AS distance
-     FROM "Chunk" c WHERE c.id = ANY($1::text[])`,
-    [read, toVectorBinary(meaning.embedding), ...bm25.params],
-  )
-  const bm25Rows = scoreOf ? ids.filter(id => !inWords.has(id)).map(id => ({ id, bm25: scoreOf(id) })) : rows
-  const moreWords = bm25Rows.filter(r => !inWords.has(r.id) && Number(r.bm25) > 0).map(r => ({ id: r.id, score: Number(r.bm25) }))
-  const moreMeaning = rows.filter(r => !inMeaning.has(r.id) && r.distance !== null).map(r => ({ id: r.id, score: 1 - Number(r.distance) }))
+  const { cosineOf } = meaning
+  const read = [...(scoreOf ? [] : meaningOnly), ...(cosineOf ? [] : wordsOnly)]
+  const rows = read.length === 0 ? [] : await scoresByStatement(sql, read, scoreOf ? null : words.stats, meaning.embedding)
+  const bm25 = scoreOf ? meaningOnly.map(id => ({ id, score: scoreOf(id) })) : rows.map(r => ({ id: r.id, score: Number(r.bm25) }))
+  const cosine = cosineOf ? wordsOnly.map(id => ({ id, score: cosineOf(id) })) : rows.map(r => ({ id: r.id, score: r.distance === null ? null : 1 - Number(r.distance) }))
+  const moreWords = bm25.filter(r => !inWords.has(r.id) && r.score > 0)
+  const moreMeaning = cosine.filter((r): r is RankedChunk => !inMeaning.has(r.id) && r.score !== null)
   return {
     words: { ...words, ranking: [...words.ranking, ...moreWords].sort(byScore) },
     meaning: [...meaning.ranking, ...moreMeaning].sort(byScore),
   }
+}
+
+/** Chunks' BM25 scores (0 without `stats`) and cosine distances (null: no embedding of that size), by id. */
+function scoresByStatement(sql: SqlStatements, ids: string[], stats: TextStatistics | null, embedding: number[]) {
+  const d = embedding.length
+  const bm25 = bm25ScoreSql(stats, 3)
+  return sql.query<{ id: string; bm25: number; distance: number | null }>(
+    `SELECT c.id, ${bm25.sql} AS bm25,
+            CASE WHEN vector_dims(c."embedding") = ${d} THEN c."embedding"::vector(${d}) <=> $2::vector(${d}) END AS distance
+     FROM "Chunk" c WHERE c.id = ANY($1::text[])`,
+    [ids, toVectorBinary(embedding), ...bm25.params],
+  )
+}
+
+/**
+ * The vector ranking: from the embeddings in memory when the question's statistics (`stats`: null without a
+ * question) report the searched datastores' kept versions, else by its statement.
+ */
+async function meaningRanking(sql: SqlDriver, input: HybridSearchInput, stats: TextStatistics | null, embedding: number[], pool: number): Promise<MeaningResult> {
+  const scope = scopeOf(input)
+  const kept = stats && memoryNearest(sql, scope, stats, embedding, pool)
+  if (kept) return { embedding, ...kept }
+  return { embedding, ranking: await vectorRanking(sql, scope, embedding, pool) }
 }
 
 /** The size of the candidate pool each ranking contributes for `topK` results. */
@@ -171,11 +196,12 @@ export async function hybridSearch(input: HybridSearchInput): Promise<Fragment[]
   const depth = reranker ? Math.max(input.topK, reranker.candidates) : input.topK
   // the full-text ranking runs while the query is embedded (a provider's round trip is often the longest step). Its
   // exact top `depth` suffices: the vector ranking's candidates get their BM25 scores by id (completeScores), while
-  // the approximate vector ranking contributes a wider pool
-  const fulltext = fulltextRankingWithCeiling(sql, scopeOf(input, { datastoreIndex: false }), input.query, depth)
-  const vector = embedQuery(input).then(async embedding =>
-    embedding ? { embedding, ranking: await vectorRanking(sql, scopeOf(input), embedding, poolSize(depth)) } : null,
-  )
+  // the approximate vector ranking contributes a wider pool. Both read the question's statistics (the versions of
+  // what this process keeps in memory)
+  const wordsScope = scopeOf(input, { datastoreIndex: false })
+  const statistics = input.query.trim() ? textStatistics(sql, wordsScope, input.query) : Promise.resolve(null)
+  const fulltext = statistics.then(stats => fulltextRankingOf(sql, wordsScope, stats, depth))
+  const vector = embedQuery(input).then(async embedding => embedding && meaningRanking(sql, input, await statistics, embedding, poolSize(depth)))
   const [found, nearest] = await Promise.all([fulltext, vector])
   // both read chunks by id
   const byId = underSettings(sql, GENERIC_PLAN)
