@@ -41,7 +41,8 @@ export function Providers({ children }: { children: React.ReactNode }) {
     <SessionProvider>
       <QueryClientProvider client={queryClient}>
         {children}
-        <Toaster position="top-right" richColors closeButton />
+        {/* at the bottom: at the top right a notice covered the page header's actions (Delete) while shown */}
+        <Toaster position="bottom-right" richColors closeButton />
       </QueryClientProvider>
     </SessionProvider>
   )
