@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import * as usageRoute from '@/app/api/usage/route'
 import { getPrisma } from '@/lib/db/client'
-import { usageMonth } from '@/lib/usage/agent-queries'
+import { agentQueryInStatement, usageMonth } from '@/lib/usage/agent-queries'
 import { createAgentVia, queryAgentVia, useFakeModel } from './helpers/agents'
 import { call, expectErrorBody } from './helpers/http'
 import { createTenant, type TestTenant } from './helpers/tenants'
@@ -61,6 +61,44 @@ describe('agent query usage', () => {
     expect(res.status).toBe(402)
     const prisma = await getPrisma()
     expect(await prisma.conversation.count({ where: { agentId: agent.id } })).toBe(0)
+  })
+
+  test('a query is counted by the statement that stores its question: refused there, it writes and counts nothing; the organization then reserves first until its limit is raised', async () => {
+    const tenant = await createTenant()
+    await limitAgentQueries(tenant, 1)
+    const agent = await createAgentVia(tenant)
+    const prisma = await getPrisma()
+    const organizationId = tenant.ctx.organizationId
+    const written = async () => ({
+      visitors: await prisma.visitor.count({ where: { organizationId } }),
+      conversations: await prisma.conversation.count({ where: { agentId: agent.id } }),
+      messages: await prisma.message.count({ where: { conversation: { agentId: agent.id } } }),
+      used: (await prisma.usage.findUnique({ where: { organizationId_month: { organizationId, month: usageMonth() } } }))?.agentQueries ?? 0,
+    })
+    expect(agentQueryInStatement(organizationId)).not.toBeNull()
+    expect((await queryAgentVia(agent.id, { query: 'first', visitorId: 'visitor-1' }, tenant.headers)).status).toBe(200)
+    const before = await written()
+    expect(before).toEqual({ visitors: 1, conversations: 1, messages: 2, used: 1 })
+    // a new visitor and conversation would be written with the question: refused, none is
+    const refused = await queryAgentVia(agent.id, { query: 'second', visitorId: 'visitor-2' }, tenant.headers)
+    expect(refused.status).toBe(402)
+    expectErrorBody(refused.json, 'usage_limit_reached')
+    expect(await written()).toEqual(before)
+    // seen at its limit: the next queries of the month reserve on their own first (a refused one starts nothing)
+    expect(agentQueryInStatement(organizationId)).toBeNull()
+    expect((await queryAgentVia(agent.id, { query: 'third' }, tenant.headers)).status).toBe(402)
+    await prisma.usageLimit.update({ where: { organizationId }, data: { maxAgentQueries: 3 } })
+    expect((await queryAgentVia(agent.id, { query: 'fourth' }, tenant.headers)).status).toBe(200)
+    expect(agentQueryInStatement(organizationId)).not.toBeNull()
+    expect((await queryAgentVia(agent.id, { query: 'fifth' }, tenant.headers)).status).toBe(200)
+    expect((await written()).used).toBe(3)
+    // counted in the statement that then finds another organization's visitor (404): the count is given back
+    const other = await createTenant()
+    const otherAgent = await createAgentVia(other)
+    expect((await queryAgentVia(otherAgent.id, { query: 'theirs', visitorId: 'their-visitor' }, other.headers)).status).toBe(200)
+    await prisma.usageLimit.update({ where: { organizationId }, data: { maxAgentQueries: 10 } })
+    expect((await queryAgentVia(agent.id, { query: 'as them', visitorId: 'their-visitor' }, tenant.headers)).status).toBe(404)
+    expect((await written()).used).toBe(3)
   })
 
   test('LIMIT_AGENT_QUERIES applies when the organization has no limit of its own', async () => {

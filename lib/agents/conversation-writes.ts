@@ -5,7 +5,7 @@ import type { ToolCallRecord } from '@/lib/domain/agent-tools'
 import type { ConversationChannel } from '@/lib/domain/agents'
 import type { AnswerSource } from '@/lib/domain/answer-events'
 import { NotFound } from '@/lib/http/errors'
-import { withParts } from '@/lib/db/statement-parts'
+import { withParts, type StatementPart } from '@/lib/db/statement-parts'
 import { modelTokensRecorded, type AgentQueryReservation } from '@/lib/usage/agent-queries'
 import { queuedDeliveries, type EventToEmit } from '@/lib/webhooks'
 
@@ -85,6 +85,8 @@ export async function insertQuestion(conversation: ConversationRef, text: string
  * The question with what it needs that does not exist yet, in one statement with its events: its visitor (created,
  * or seen now; another organization's visitor is 404 and nothing is written) and, when `start` is given, the
  * conversation under `conversationId` (a fresh id: a chosen one goes through insertConversation, which may find it taken).
+ * With `reserve` (a WITH query that returns a row when it counted the query: lib/usage/agent-queries.ts), every write
+ * requires it: refused, nothing is written and `reserve.refused()` throws.
  */
 export async function storeQuestion(q: {
   organizationId: string
@@ -93,6 +95,7 @@ export async function storeQuestion(q: {
   conversationId: string
   start?: { channel: ConversationChannel; title: string }
   text: string
+  reserve?: QueryCountingPart
 }): Promise<{ visitorId: string; questionId: string }> {
   const { sql } = await getDatabase()
   const visitorId = q.visitorId ?? randomUUID()
@@ -109,23 +112,33 @@ export async function storeQuestion(q: {
     : ''
   // every parameter is used by the statement (PostgreSQL cannot type one it does not see): the conversation's last
   const own = [visitorId, q.organizationId, now(), q.conversationId, q.text, questionId, ...(q.start ? [q.agentId, q.start.channel, q.start.title] : [])]
-  const { ctes, params } = withParts(own, {
+  // the reservation first: a WITH query sees only those before it
+  const { ctes: reserved, params: withReserved } = withParts(own, { reserved: q.reserve?.part })
+  const { ctes, params } = withParts(withReserved, {
     queued: queuedDeliveries(q.organizationId, events, 'EXISTS (SELECT 1 FROM question)'),
   })
-  const rows = await sql.query(
-    `WITH visitor AS (
-       INSERT INTO "Visitor" (id, "organizationId", "createdAt", "lastSeenAt") VALUES ($1, $2, $3::timestamp, $3::timestamp)
+  const [row] = await sql.query<{ id: string | null; reserved: boolean }>(
+    `WITH ${reserved ? `${reserved},` : ''} visitor AS (
+       INSERT INTO "Visitor" (id, "organizationId", "createdAt", "lastSeenAt")
+       SELECT $1, $2, $3::timestamp, $3::timestamp ${reserved ? 'WHERE EXISTS (SELECT 1 FROM reserved)' : ''}
        ON CONFLICT (id) DO UPDATE SET "lastSeenAt" = EXCLUDED."lastSeenAt" WHERE "Visitor"."organizationId" = EXCLUDED."organizationId"
        RETURNING id
      ), ${started} question AS (
        INSERT INTO "Message" (id, "conversationId", role, text, "createdAt")
        SELECT $6, ${q.start ? 'started.id' : '$4'}, 'user', $5, $3::timestamp FROM ${q.start ? 'started' : 'visitor'} RETURNING id
      ), ${ctes}
-     SELECT id FROM question`,
+     SELECT (SELECT id FROM question) AS id, ${reserved ? 'EXISTS (SELECT 1 FROM reserved)' : 'true'} AS reserved`,
     params,
   )
-  if (rows.length === 0) throw new NotFound('Visitor')
+  if (!row.reserved) return q.reserve!.refused()
+  if (row.id === null) throw new NotFound('Visitor')
   return { visitorId, questionId }
+}
+
+/** The agent query's count as a WITH query `reserved` of the question's statement (storeQuestion), and its refusal. */
+export interface QueryCountingPart {
+  part: StatementPart
+  refused: () => Promise<never>
 }
 
 export interface StoredAnswer {

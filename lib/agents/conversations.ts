@@ -4,7 +4,7 @@ import { getDatabase, getPrisma } from '@/lib/db/client'
 import type { ConversationChannel } from '@/lib/domain/agents'
 import { NotFound } from '@/lib/http/errors'
 import { countTokens } from '@/lib/ingest/tokenizer'
-import { insertConversation, insertQuestion, storeQuestion, storeVisitor } from './conversation-writes'
+import { insertConversation, insertQuestion, storeQuestion, storeVisitor, type QueryCountingPart } from './conversation-writes'
 import type { HistoryMessage } from './prompt'
 
 // Conversations of the query pipeline: which one a query continues, its visitor, its recent history, its messages.
@@ -127,11 +127,16 @@ export interface OpenedConversation {
   started: boolean
 }
 
-/** Creates what the target lacks (visitor, conversation) and stores the question. */
-export async function openConversation(target: ConversationTarget, question: { text: string; channel: ConversationChannel }): Promise<OpenedConversation> {
+/**
+ * Creates what the target lacks (visitor, conversation) and stores the question; with `reserve`, in the statement
+ * that counts the query (storeQuestion: a refused query writes nothing), else the caller counted it before.
+ */
+export async function openConversation(target: ConversationTarget, question: { text: string; channel: ConversationChannel }, reserve?: QueryCountingPart): Promise<OpenedConversation> {
   const { organizationId, agentId } = target
   // a conversation the client named and that may exist already: the visitor, the conversation and the question in turn
+  // (its query counted before: the caller passes no `reserve`)
   if (target.adopt) {
+    if (reserve) throw new Error('a conversation adopted under a chosen id is counted before it is opened')
     const visitorId = await storeVisitor(organizationId, target.visitorId)
     const { id: conversationId, started } = await startConversation(target, visitorId, question)
     const questionId = await insertQuestion({ id: conversationId, organizationId, agentId }, question.text)
@@ -141,7 +146,7 @@ export async function openConversation(target: ConversationTarget, question: { t
   const started = !target.conversationId
   const conversationId = target.conversationId ?? newConversationId()
   const start = started ? { channel: question.channel, title: question.text.slice(0, 120) } : undefined
-  const { visitorId, questionId } = await storeQuestion({ organizationId, agentId, visitorId: target.visitorId, conversationId, start, text: question.text })
+  const { visitorId, questionId } = await storeQuestion({ organizationId, agentId, visitorId: target.visitorId, conversationId, start, text: question.text, reserve })
   return { conversationId, visitorId, questionId, started }
 }
 

@@ -1,7 +1,7 @@
 import type { AnswerSource } from '@/lib/domain/answer-events'
 import { DEFAULT_MIN_SCORE } from '@/lib/domain/limits'
 import type { Fragment } from '@/lib/search/types'
-import { reserveAgentQuery } from '@/lib/usage/agent-queries'
+import { agentQueryInStatement, reserveAgentQuery } from '@/lib/usage/agent-queries'
 import type { AgentAccess } from './agent-access'
 import type { AgentWithDatastores } from './agent-resource'
 import type { AgentQuery } from './agent-schemas'
@@ -43,8 +43,14 @@ export async function prepareQuery(access: AgentAccess, asked: AgentQuery, named
     visitorId: body.visitorId,
     member: access.member,
   }, named)
-  const reservation = await reserveAgentQuery(access.organizationId)
-  const opening = openConversation(target, { text: body.query, channel: access.channel })
+  // counted by the question's statement (one exchange fewer), except for a conversation adopted under a chosen id
+  // (several statements) and an organization seen at its limit this month: those first, on their own, so that a
+  // refused query starts nothing
+  const counting = target.adopt ? null : agentQueryInStatement(access.organizationId)
+  const reservation = counting?.reservation ?? (await reserveAgentQuery(access.organizationId))
+  let refused = false
+  const reserve = counting && { part: counting.part, refused: () => ((refused = true), counting.refused()) }
+  const opening = openConversation(target, { text: body.query, channel: access.channel }, reserve ?? undefined)
   let conversationId: string | undefined
   try {
     const retrieve = (history: HistoryMessage[], retrieving: AbortSignal) => retrieveForQuestion({
@@ -76,7 +82,10 @@ export async function prepareQuery(access: AgentAccess, asked: AgentQuery, named
       retrieval,
     }
   } catch (error) {
-    conversationId ??= (await opening.catch(() => undefined))?.conversationId
+    const opened = await opening.then(o => ({ o }), (refusal: unknown) => ({ refusal }))
+    // refused by the question's statement: nothing was written or counted, and the refusal is the answer
+    if (refused) throw 'refusal' in opened ? opened.refusal : error
+    conversationId ??= 'o' in opened ? opened.o.conversationId : undefined
     // the model was never asked: the query does not count, and the stored question says why it has no answer
     await settleFailedAnswer({ reservation, organizationId: access.organizationId, agentId: agent.id, conversationId, sources: [] }, '', error instanceof Error ? error.message : String(error))
     throw error

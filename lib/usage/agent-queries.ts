@@ -24,6 +24,22 @@ export interface AgentQueryReservation {
   counted: boolean
 }
 
+/** The statement that counts one agent query when the month's limit allows it, returning the count (none: refused). */
+function reservationSql(first: number): string {
+  return `WITH lim AS (
+       SELECT COALESCE((SELECT "maxAgentQueries" FROM "UsageLimit" WHERE "organizationId" = $${first}), $${first + 2}::int) AS value
+     )
+     INSERT INTO "Usage" ("organizationId", "month", "agentQueries")
+     SELECT $${first}, $${first + 1}, 1 FROM lim WHERE lim.value > 0
+     ON CONFLICT ("organizationId", "month") DO UPDATE SET "agentQueries" = "Usage"."agentQueries" + 1
+       WHERE "Usage"."agentQueries" < (SELECT value FROM lim)
+     RETURNING "agentQueries"`
+}
+
+// Organizations this process saw at their limit, with the month: their queries reserve apart, before the question's
+// statement (see counted below), so that a refused query starts nothing (no call to the embeddings provider)
+const refusedIn = new Map<string, string>()
+
 /**
  * Counts one agent query, or throws PaymentRequired (402) when the month's limit is used up. One statement, so that
  * concurrent queries can never pass the limit together: the upsert locks the month's row and re-checks the count.
@@ -31,25 +47,33 @@ export interface AgentQueryReservation {
 export async function reserveAgentQuery(organizationId: string): Promise<AgentQueryReservation> {
   const { sql } = await getDatabase()
   const month = usageMonth()
-  const rows = await sql.query<{ agentQueries: number }>(
-    `WITH lim AS (
-       SELECT COALESCE((SELECT "maxAgentQueries" FROM "UsageLimit" WHERE "organizationId" = $1), $3::int) AS value
-     )
-     INSERT INTO "Usage" ("organizationId", "month", "agentQueries")
-     SELECT $1, $2, 1 FROM lim WHERE lim.value > 0
-     ON CONFLICT ("organizationId", "month") DO UPDATE SET "agentQueries" = "Usage"."agentQueries" + 1
-       WHERE "Usage"."agentQueries" < (SELECT value FROM lim)
-     RETURNING "agentQueries"`,
-    [organizationId, month, config().LIMIT_AGENT_QUERIES],
-  )
-  if (rows.length === 0) {
-    const limit = await agentQueryLimit(organizationId)
-    throw new PaymentRequired(
-      'agentQueries',
-      `The monthly limit of ${limit} agent queries is reached for ${month}; it resets at the start of next month (UTC)`,
-    )
-  }
+  const rows = await sql.query<{ agentQueries: number }>(reservationSql(1), [organizationId, month, config().LIMIT_AGENT_QUERIES])
+  if (rows.length === 0) return agentQueryRefused(organizationId, month)
+  refusedIn.delete(organizationId)
   return { organizationId, month, counted: true }
+}
+
+/** Throws the 402 of an organization whose month's limit is used up (and remembers it: see refusedIn). */
+export async function agentQueryRefused(organizationId: string, month: string): Promise<never> {
+  refusedIn.set(organizationId, month)
+  const limit = await agentQueryLimit(organizationId)
+  throw new PaymentRequired('agentQueries', `The monthly limit of ${limit} agent queries is reached for ${month}; it resets at the start of next month (UTC)`)
+}
+
+/**
+ * One agent query counted by the statement that stores the question (issue 28: one exchange with the database fewer
+ * a question), as its WITH query `reserved`, which the question's writes require: refused, nothing is written, and
+ * the caller throws agentQueryRefused. Null for an organization this process saw at its limit this month: it reserves
+ * apart (reserveAgentQuery), first.
+ */
+export function agentQueryInStatement(organizationId: string): { reservation: AgentQueryReservation; part: StatementPart; refused: () => Promise<never> } | null {
+  const month = usageMonth()
+  if (refusedIn.get(organizationId) === month) return null
+  return {
+    reservation: { organizationId, month, counted: true },
+    part: first => ({ sql: reservationSql(first), params: [organizationId, month, config().LIMIT_AGENT_QUERIES] }),
+    refused: () => agentQueryRefused(organizationId, month),
+  }
 }
 
 /**
