@@ -86,26 +86,27 @@ export function queryVector(embedding: number[]): { values: Float64Array; norm: 
  * of zeros. In double precision (pgvector sums in single precision): the same to ~1e-7.
  */
 export function cosineSimilarity(v: DatastoreVectors, k: number, query: { values: Float64Array; norm: number }): number {
-  const similarity = dot(v.values, k * v.dimensions, query.values) / (v.norms[k] * query.norm)
-  return similarity > 1 ? 1 : similarity < -1 ? -1 : similarity
+  return similarities(v, query, k, k + 1)[0]
 }
 
-/** values[at …] · query, four at a time (locals only: this loop is the whole cost of a ranking). */
-function dot(values: Float32Array, at: number, query: Float64Array): number {
-  const d = query.length
-  let a = 0
-  let b = 0
-  let c = 0
-  let e = 0
-  let j = 0
-  for (; j + 3 < d; j += 4) {
-    a += values[at + j] * query[j]
-    b += values[at + j + 1] * query[j + 1]
-    c += values[at + j + 2] * query[j + 2]
-    e += values[at + j + 3] * query[j + 3]
+/** The cosine similarities of chunks `from` to `to` (excluded): one tight loop, the whole cost of a ranking. */
+function similarities(v: DatastoreVectors, query: { values: Float64Array; norm: number }, from = 0, to = v.ids.length): Float64Array {
+  const { values, norms, dimensions: d } = v
+  const q = query.values
+  const out = new Float64Array(to - from)
+  for (let k = from, at = from * d; k < to; k++, at += d) {
+    let a = 0
+    let b = 0
+    let j = 0
+    for (; j + 1 < d; j += 2) {
+      a += values[at + j] * q[j]
+      b += values[at + j + 1] * q[j + 1]
+    }
+    if (j < d) a += values[at + j] * q[j]
+    const similarity = (a + b) / (norms[k] * query.norm)
+    out[k - from] = similarity > 1 ? 1 : similarity < -1 ? -1 : similarity
   }
-  for (; j < d; j++) a += values[at + j] * query[j]
-  return a + b + c + e
+  return out
 }
 
 /**
@@ -116,8 +117,9 @@ function dot(values: Float32Array, at: number, query: Float64Array): number {
 export function nearestVectors(v: DatastoreVectors, query: { values: Float64Array; norm: number }, hidden: HiddenContent, limit: number): RankedChunk[] {
   const hides = hidden.datasources.size > 0 || hidden.generations.size > 0
   const best: RankedChunk[] = []
+  const scores = similarities(v, query)
   for (let k = 0; k < v.ids.length; k++) {
-    const score = cosineSimilarity(v, k, query)
+    const score = scores[k]
     if (Number.isNaN(score)) continue
     const last = best.length === limit ? best[limit - 1] : null
     if (last && (score < last.score || (score === last.score && v.ids[k] > last.id))) continue
