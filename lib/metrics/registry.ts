@@ -14,6 +14,8 @@ export interface Metrics {
   syncDuration: client.Histogram<'kind' | 'outcome'>
   webhookDeliveries: client.Counter<'outcome'>
   rateLimitRefusals: client.Counter<'limit'>
+  searchRankings: client.Counter<'kind' | 'source'>
+  searchMemoryKept: client.Gauge<'kind'>
 }
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]
@@ -32,6 +34,8 @@ function create(): Metrics {
     syncDuration: new client.Histogram({ name: 'datasource_sync_duration_seconds', help: 'Datasource synchronisations by kind and outcome', labelNames: ['kind', 'outcome'], buckets: [0.1, 0.5, 1, 5, 15, 60, 300, 1800], ...on }),
     webhookDeliveries: new client.Counter({ name: 'webhook_deliveries_total', help: 'Webhook delivery attempts by outcome', labelNames: ['outcome'], ...on }),
     rateLimitRefusals: new client.Counter({ name: 'rate_limit_refusals_total', help: 'Requests refused by a rate limit', labelNames: ['limit'], ...on }),
+    searchRankings: new client.Counter({ name: 'search_rankings_total', help: 'Search rankings by kind (words: BM25, meaning: vectors) and source (memory: kept in this process; statements)', labelNames: ['kind', 'source'], ...on }),
+    searchMemoryKept: new client.Gauge({ name: 'search_memory_kept', help: 'What this process keeps in memory for search, by kind: chunks (BM25 postings, SEARCH_MEMORY_CHUNKS), embedding values', labelNames: ['kind'], ...on }),
   }
 }
 

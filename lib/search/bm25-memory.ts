@@ -1,6 +1,7 @@
 import type { SqlDriver } from '@/lib/db/sql-driver'
 import { config } from '@/lib/config'
 import { logger } from '@/lib/logger'
+import { metrics } from '@/lib/metrics/registry'
 import { byScore, type RankedChunk, type TextStatistics } from './bm25-scoring'
 import { chunkScore, postingsOf, rankPostings, type ChunkRow, type DatastorePostings } from './bm25-postings'
 import { contentHidden, type Scope } from './scope'
@@ -182,10 +183,19 @@ function keep(datastoreId: string, entry: Kept): void {
     total.floats -= size.floats
   }
   if (!over()) kept.set(datastoreId, entry)
+  reportKept()
+}
+
+/** What is kept, as the metrics' gauges (GET /api/metrics: search_memory_kept). */
+function reportKept(): void {
+  const sizes = [...kept.values()].map(sizeOf)
+  metrics().searchMemoryKept.set({ kind: 'chunks' }, sizes.reduce((sum, s) => sum + s.chunks, 0))
+  metrics().searchMemoryKept.set({ kind: 'embedding_values' }, sizes.reduce((sum, s) => sum + s.floats, 0))
 }
 
 /** Forgets every datastore's postings (tests). */
 export function forgetPostings(): void {
   kept.clear()
   reads.clear()
+  reportKept()
 }

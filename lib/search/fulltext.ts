@@ -1,4 +1,5 @@
 import { GENERIC_PLAN, underSettings, type SqlDriver, type SqlStatements } from '@/lib/db/sql-driver'
+import { metrics } from '@/lib/metrics/registry'
 import { qualifyingTermSets, setsQuery } from './bm25-candidates'
 import { HIDDEN_CONTENT, memoryRanking, versionsOf, type VersionColumns } from './bm25-memory'
 import { BM25_B, BM25_K1, byScore, type QueryTerm, type RankedChunk, type TextStatistics } from './bm25-scoring'
@@ -200,6 +201,7 @@ export async function fulltextRankingOf(sql: SqlDriver, scope: Scope, stats: Tex
   // so a prepared round reuses its generic plan instead of planning each time (PostgreSQL's choice otherwise, since
   // a plan for the question's own terms looks cheaper).
   const memory = memoryRanking(sql, scope, stats, limit)
+  metrics().searchRankings.inc({ kind: 'words', source: memory ? 'memory' : 'statements' })
   if (memory) return { ranking: memory.ranking, ceiling: bm25Ceiling(stats), stats, scoreOf: memory.scoreOf }
   return { ranking: await rankByBm25(underSettings(sql, BM25_ROUND_SETTINGS), scope, stats, limit), ceiling: bm25Ceiling(stats), stats }
 }

@@ -1,6 +1,7 @@
 import { getDatabase } from '@/lib/db/client'
 import { GENERIC_PLAN, underSettings, type SqlDriver, type SqlStatements } from '@/lib/db/sql-driver'
 import { logger } from '@/lib/logger'
+import { metrics } from '@/lib/metrics/registry'
 import { toVectorBinary } from '@/lib/db/vector-binary'
 import { ensureVectorIndex, vectorIndexKind } from '@/lib/db/vector-index'
 import { embeddingsProvider } from '@/lib/embeddings/provider'
@@ -159,6 +160,7 @@ function scoresByStatement(sql: SqlStatements, ids: string[], stats: TextStatist
 async function meaningRanking(sql: SqlDriver, input: HybridSearchInput, stats: TextStatistics | null, embedding: number[], pool: number): Promise<MeaningResult> {
   const scope = scopeOf(input)
   const kept = stats && memoryNearest(sql, scope, stats, embedding, pool)
+  metrics().searchRankings.inc({ kind: 'meaning', source: kept ? 'memory' : 'statements' })
   if (kept) return { embedding, ...kept }
   return { embedding, ranking: await vectorRanking(sql, scope, embedding, pool) }
 }

@@ -54,4 +54,23 @@ describe('GET /api/metrics', () => {
     if (process.env.TEST_DATABASE !== 'postgres') expect(text).toMatch(/^database_statements_pending \d+$/m)
     for (const id of ids) expect(text, `a label holds ${id}`).not.toContain(id)
   })
+
+  test('search rankings by source: from statements at first, from memory once the datastore is kept, with what is kept', async () => {
+    process.env.METRICS_TOKEN = TOKEN
+    model.fake.setBehaviour({ reply: 'Descale monthly.', delayMs: 0 })
+    const tenant = await createTenant()
+    const { datastoreId } = await seedDatastore(tenant, [{ text: 'Descale the espresso machine monthly with citric acid.' }, { text: 'The grinder burrs need a brush.' }])
+    const agent = await createAgentVia(tenant, { datastoreIds: [datastoreId] })
+    const count = (text: string, source: string) => Number(new RegExp(`search_rankings_total\\{kind="words",source="${source}"\\} (\\d+)`).exec(text)?.[1] ?? 0)
+    const before = (await scrape(`Bearer ${TOKEN}`)).text
+    // the first question ranks with statements and has the postings read in the background; a later one ranks from them
+    let after = before
+    for (let i = 0; i < 20 && count(after, 'memory') === count(before, 'memory'); i++) {
+      expect((await queryAgentVia(agent.id, { query: 'How do I descale the espresso machine?' }, tenant.headers)).status).toBe(200)
+      after = (await scrape(`Bearer ${TOKEN}`)).text
+    }
+    expect(count(after, 'statements')).toBeGreaterThan(count(before, 'statements'))
+    expect(count(after, 'memory')).toBeGreaterThan(count(before, 'memory'))
+    expect(Number(/^search_memory_kept\{kind="chunks"\} (\d+)$/m.exec(after)?.[1])).toBeGreaterThanOrEqual(2)
+  })
 })
