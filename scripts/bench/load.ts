@@ -9,15 +9,15 @@
 // on the same database, requests round-robin.
 // `--follow-ups N`: each visitor of a closed loop asks N follow-ups in its conversation after a first question (its
 // history read, each rewritten into a standalone question by the model before the search); an open loop's arrivals
-// are first questions. `--compare DIR`: scripts/bench/load-compare.ts. `--statements` (embedded database): each level's
-// statements by their time on the database's thread (scripts/bench/load-statements.ts).
+// are first questions. `--compare DIR`: scripts/bench/load-compare.ts. `--statements`: each level's statements by their
+// time on the embedded database's thread, or on PostgreSQL by pg_stat_statements (scripts/bench/load-statements.ts).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { runCompare } from './load-compare'
 import { printProfile } from './load-profile'
-import { statementSnapshot, statementsTable } from './load-statements'
+import { statementSnapshot, statementsTable, type StatementSource } from './load-statements'
 import { closedLoop, cpuMs, KEY, memoryMb, openLoop, ROOT, seed, sleep, startServer, stopped, summary, waitForHttp, freePort, ask, conversing, type Outcome, type Run } from './load-support'
 
 interface Options { levels: number[]; seconds: number; rate: number; processes: number; followUps: number; profile?: string; compare?: string; statements: boolean }
@@ -48,8 +48,10 @@ export async function run(argv: string[] = []): Promise<void> {
     DATA_DIR: dataDir, INIT_ADMIN_EMAIL: 'bench@example.com', INIT_ADMIN_PASSWORD: 'bench-password-123', INIT_API_KEY: KEY,
     OPENAI_API_KEY: 'sk-fake', OPENAI_BASE_URL: `http://127.0.0.1:${modelPort}/v1`, EMBEDDINGS_DIMENSIONS: '64',
     ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
-    ...(options.statements ? { DATABASE_STATEMENT_PROFILE: path.join(dataDir, 'statements.tsv') } : {}),
+    ...(options.statements && !process.env.BENCH_DATABASE_URL ? { DATABASE_STATEMENT_PROFILE: path.join(dataDir, 'statements.tsv') } : {}),
   }
+  const statementSource: StatementSource | undefined = !options.statements ? undefined
+    : process.env.BENCH_DATABASE_URL ? { postgres: process.env.BENCH_DATABASE_URL } : { file: env.DATABASE_STATEMENT_PROFILE }
   const servers: { child: ChildProcess; base: string }[] = []
   try {
     await waitForHttp(`http://127.0.0.1:${modelPort}/health`, model, 'the fake model')
@@ -74,7 +76,7 @@ export async function run(argv: string[] = []): Promise<void> {
     const load = os.loadavg()[0]
     // what shares the cores with the server: this process (the visitors) and the fake model
     const clientCpu = () => { const own = process.cpuUsage(); return (own.user + own.system) / 1000 + cpuMs(model.pid!) }
-    const { rows, statements } = await measureLevels(options, visitor, asker, serverCpu, clientCpu, env.DATABASE_STATEMENT_PROFILE)
+    const { rows, statements } = await measureLevels(options, visitor, asker, serverCpu, clientCpu, statementSource)
     const database = process.env.BENCH_DATABASE_URL ? `PostgreSQL, ${options.processes} web process${options.processes > 1 ? 'es' : ''}` : 'embedded PGlite, one process'
     console.log(`\nCommand: \`${process.env.BENCH_DATABASE_URL ? 'BENCH_DATABASE_URL=… ' : ''}npm run bench:load -- --levels ${options.levels.join(',')} --seconds ${options.seconds} --rate ${options.rate} --processes ${options.processes}${options.followUps ? ` --follow-ups ${options.followUps}` : ''}\` (${database}; 1,000 SciFact abstracts; load average at start ${load.toFixed(1)}, ${os.cpus().length} cores)\n`)
     const onPostgres = !!process.env.BENCH_DATABASE_URL
@@ -101,18 +103,18 @@ async function restartProfiled(server: { child: ChildProcess; base: string }, en
   return child
 }
 
-/** Each closed level, then the open loop; with `profileFile` (--statements), each one's statements too. */
-async function measureLevels(options: Options, visitor: () => () => Promise<Outcome>, asker: () => Promise<Outcome>, serverCpu: () => number, clientCpu: () => number, profileFile?: string) {
+/** Each closed level, then the open loop; with `source` (--statements), each one's statements too. */
+async function measureLevels(options: Options, visitor: () => () => Promise<Outcome>, asker: () => Promise<Outcome>, serverCpu: () => number, clientCpu: () => number, source?: StatementSource) {
   const rows: (ReturnType<typeof summary> & { client_cpu_ms_per_question: number })[] = []
   const statements: string[] = []
   const measured = async (label: string, run: () => Promise<Run>) => {
-    const before = profileFile ? await statementSnapshot(profileFile) : undefined
+    const before = source ? await statementSnapshot(source) : undefined
     const client = clientCpu()
     const result = await run()
     const answered = result[0].filter(o => o.status === 200).length
     const row = { ...summary(label, ...result), client_cpu_ms_per_question: answered ? Math.round(((clientCpu() - client) / answered) * 10) / 10 : NaN }
     rows.push(row)
-    if (before && profileFile) statements.push(statementsTable(label, before, await statementSnapshot(profileFile), Math.round(row.questions_per_s * options.seconds)))
+    if (before && source) statements.push(statementsTable(label, before, await statementSnapshot(source), Math.round(row.questions_per_s * options.seconds), 'postgres' in source))
   }
   for (const level of options.levels) await measured(`${level} at a time`, () => closedLoop(level, options.seconds, visitor, serverCpu))
   if (options.rate > 0) await measured(`${options.rate} arriving a second`, () => openLoop(options.rate, options.seconds, asker, serverCpu))
