@@ -4,7 +4,7 @@
 import { beforeEach, describe, expect, test } from 'vitest'
 import { getDatabase, getPrisma } from '@/lib/db/client'
 import type { SqlDriver } from '@/lib/db/sql-driver'
-import { forgetPostings, memoryRanking, readPostings } from '@/lib/search/bm25-memory'
+import { forgetPostings, memoryRanking, readPostings, readsSettled } from '@/lib/search/bm25-memory'
 import { tsvectorTerms } from '@/lib/search/bm25-postings'
 import { bm25ScoreSql, lexemeQuery, rankByBm25, textStatistics, type TextStatistics } from '@/lib/search/fulltext'
 import { scopeOf, type Scope } from '@/lib/search/scope'
@@ -156,6 +156,8 @@ describe('BM25 from postings in memory', () => {
       () => insertChunks(sql, tenant, store.id, store.sources, ['wqqqx'], 600),
     ]
     for (const change of changes) {
+      // a stale ranking has the postings read in the background: one still running would read the change's version
+      await readsSettled()
       await change()
       const now = await version()
       if (now === undefined) {

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { embedText } from '@/e2e/support/fake-openai-server.mjs'
 import { getDatabase, getPrisma } from '@/lib/db/client'
 import { toVectorLiteral } from '@/lib/embeddings/provider'
-import { forgetPostings, memoryNearest, memoryRanking, readPostings } from '@/lib/search/bm25-memory'
+import { forgetPostings, memoryNearest, memoryRanking, readPostings, readsSettled } from '@/lib/search/bm25-memory'
 import { textStatistics } from '@/lib/search/fulltext'
 import { hybridSearch, vectorRankingStatement } from '@/lib/search/hybrid-search'
 import { scopeOf, type Scope } from '@/lib/search/scope'
@@ -130,6 +130,8 @@ describe('the vector ranking from embeddings in memory', () => {
     expect((await bothNearest(scope, moved, 5)).memory).toBeNull() // never read
     await readPostings(sql, tenant.ctx.organizationId, store.id)
     expect((await bothNearest(scope, moved, 5)).memory!.ranking[0].id).not.toBe(`${store.id}-00007`)
+    // the first ranking had the embeddings read in the background: one still running would read the change's version
+    await readsSettled()
     await sql.query(`UPDATE "Chunk" SET embedding = $2::vector WHERE id = $1`, [`${store.id}-00007`, toVectorLiteral(moved)])
     expect((await bothNearest(scope, moved, 5)).memory).toBeNull()
     await readPostings(sql, tenant.ctx.organizationId, store.id)

@@ -34,7 +34,7 @@ interface Kept {
 }
 
 const kept = new Map<string, Kept>()
-const reads = new Map<string, { startedAt: number; tookMs: number; running: boolean }>()
+const reads = new Map<string, { startedAt: number; tookMs: number; running: boolean; done?: Promise<void> }>()
 
 /**
  * SQL (a CTE after `ds`, the searched datastores): what the scope hides in them, as lib/search/scope.ts's clause
@@ -134,11 +134,11 @@ function readPostingsLater(sql: SqlDriver, organizationId: string, datastoreId: 
   const last = reads.get(datastoreId)
   const now = Date.now()
   if (last && (last.running || now - last.startedAt < Math.max(REREAD_AFTER_MS, REREAD_SHARE * last.tookMs))) return
-  const read = { startedAt: now, tookMs: 0, running: true }
+  const read: { startedAt: number; tookMs: number; running: boolean; done?: Promise<void> } = { startedAt: now, tookMs: 0, running: true }
   reads.set(datastoreId, read)
-  readPostings(sql, organizationId, datastoreId)
+  read.done = readPostings(sql, organizationId, datastoreId)
     .catch(error => logger.warn('BM25 postings not read: ranking with statements', { datastoreId, error: error instanceof Error ? error.message : String(error) }))
-    .finally(() => Object.assign(read, { running: false, tookMs: Date.now() - now }))
+    .finally(() => void Object.assign(read, { running: false, tookMs: Date.now() - now }))
 }
 
 /**
@@ -191,6 +191,11 @@ function reportKept(): void {
   const sizes = [...kept.values()].map(sizeOf)
   metrics().searchMemoryKept.set({ kind: 'chunks' }, sizes.reduce((sum, s) => sum + s.chunks, 0))
   metrics().searchMemoryKept.set({ kind: 'embedding_values' }, sizes.reduce((sum, s) => sum + s.floats, 0))
+}
+
+/** Once the background reads started so far have ended (tests: a read that ends after a change keeps its version). */
+export async function readsSettled(): Promise<void> {
+  await Promise.all([...reads.values()].map(r => r.done))
 }
 
 /** Forgets every datastore's postings (tests). */
